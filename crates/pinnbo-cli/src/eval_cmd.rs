@@ -1,0 +1,190 @@
+//! `pinnbo eval`: a closed-form problem's objective, constraints and pde terms at one point.
+
+use crate::formats::{Assigned, Assignment};
+use pinnbo_dsl::diag::suggestion;
+use pinnbo_dsl::ir::Sense;
+use pinnbo_dsl::{LoadError, Problem, Style};
+use serde_json::json;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(path: &Path, at: &[Assignment], json: bool, style: Style) -> ExitCode {
+    let problem = match pinnbo_dsl::load(path) {
+        Ok(c) => c.problem,
+        Err(LoadError::Invalid(f)) => {
+            eprint!("{}", f.render(style));
+            eprintln!("error: {f}");
+            return ExitCode::from(1);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let x = match assemble_point(&problem, at) {
+        Ok(x) => x,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    match evaluate(&problem, &x) {
+        Ok(report) => {
+            for w in out_of_bounds(&problem, &x) {
+                eprintln!("warning: {w}");
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&report.to_json(&problem, &x)).unwrap_or_default());
+            } else {
+                print!("{}", report.to_text(&problem, &x));
+            }
+            if report.all_finite() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("error: some values are not finite (a domain error such as the square root of a negative number, or a division by zero)");
+                ExitCode::from(1)
+            }
+        }
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Turns `--at` assignments into a full point, in coordinate order.
+fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>, String> {
+    let mut x: Vec<Option<f64>> = vec![None; p.dim()];
+    let coord = |name: &str| p.coords.iter().position(|c| c.name == name);
+    let elements = |name: &str| -> Vec<usize> {
+        let prefix = format!("{name}[");
+        (0..p.dim()).filter(|&i| p.coords[i].name.starts_with(&prefix)).collect()
+    };
+    for a in at {
+        let targets: Vec<usize> = match a.index {
+            Some(k) => coord(&format!("{}[{k}]", a.name)).into_iter().collect(),
+            None => coord(&a.name).map(|c| vec![c]).unwrap_or_else(|| elements(&a.name)),
+        };
+        if targets.is_empty() {
+            let mut names: Vec<&str> = p.coords.iter().map(|c| c.name.split('[').next().unwrap_or("")).collect();
+            names.dedup();
+            let shown = match a.index {
+                Some(k) => format!("{}[{k}]", a.name),
+                None => a.name.clone(),
+            };
+            let hint = suggestion(&a.name, names.iter().copied()).map(|s| format!("; {s}")).unwrap_or_default();
+            return Err(format!("`{shown}` is not a variable of {}{hint}", p.name));
+        }
+        match &a.value {
+            Assigned::Scalar(v) => targets.iter().for_each(|&t| x[t] = Some(*v)),
+            Assigned::List(vs) => {
+                if vs.len() != targets.len() {
+                    return Err(format!("`{}` has {} elements, but {} values were given", a.name, targets.len(), vs.len()));
+                }
+                targets.iter().zip(vs).for_each(|(&t, v)| x[t] = Some(*v));
+            }
+        }
+    }
+    let missing: Vec<&str> =
+        x.iter().zip(&p.coords).filter(|(v, _)| v.is_none()).map(|(_, c)| c.name.as_str()).collect();
+    if !missing.is_empty() {
+        let shown: Vec<&str> = missing.iter().take(5).copied().collect();
+        let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
+        return Err(format!("--at gives no value for {}{more}", shown.join(", ")));
+    }
+    Ok(x.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
+}
+
+fn out_of_bounds(p: &Problem, x: &[f64]) -> Vec<String> {
+    p.coords
+        .iter()
+        .zip(x)
+        .filter(|(c, v)| **v < c.lo || **v > c.hi)
+        .map(|(c, v)| format!("{} = {v} is outside its bounds [{}, {}]", c.name, c.lo, c.hi))
+        .collect()
+}
+
+struct PdeTerms {
+    line: usize,
+    rhs: Option<f64>,
+    residual: Option<f64>,
+}
+
+struct Report {
+    objective: f64,
+    constraints: Vec<(String, f64)>,
+    pdes: Vec<PdeTerms>,
+}
+
+fn evaluate(p: &Problem, x: &[f64]) -> Result<Report, String> {
+    let objective = p.closed_form_objective().map_err(|e| {
+        format!("cannot evaluate the objective: {e}; `pinnbo eval` works on closed-form problems")
+    })?;
+    let mut constraints = Vec::new();
+    for c in &p.constraints {
+        let f = p.closed_form(&c.expr).map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
+        constraints.push((c.name.clone(), f.eval(x)));
+    }
+    let pdes = p
+        .pdes
+        .iter()
+        .map(|pde| PdeTerms {
+            line: p.source.line_col(pde.span.start).0,
+            rhs: p.closed_form(&pde.rhs).ok().map(|f| f.eval(x)),
+            residual: p.closed_form(&pde.residual()).ok().map(|f| f.eval(x)),
+        })
+        .collect();
+    Ok(Report { objective: objective.eval(x), constraints, pdes })
+}
+
+impl Report {
+    fn all_finite(&self) -> bool {
+        self.objective.is_finite()
+            && self.constraints.iter().all(|(_, v)| v.is_finite())
+            && self.pdes.iter().all(|t| t.rhs.is_none_or(f64::is_finite) && t.residual.is_none_or(f64::is_finite))
+    }
+
+    fn to_text(&self, p: &Problem, x: &[f64]) -> String {
+        let mut out = String::new();
+        let point: Vec<String> = p.coords.iter().zip(x).map(|(c, v)| format!("{} = {v}", c.name)).collect();
+        out += &format!("point      {}\n", point.join(", "));
+        let sense = if p.objective.sense == Sense::Minimize { "minimize" } else { "maximize" };
+        out += &format!("objective  {} ({sense})\n", self.objective);
+        for (name, v) in &self.constraints {
+            let status = if *v <= 0.0 { "satisfied" } else { "violated" };
+            out += &format!("constraint {name}: {v} <= 0 ({status})\n");
+        }
+        for (i, t) in self.pdes.iter().enumerate() {
+            out += &format!("pde {} (line {})", i + 1, t.line);
+            if let Some(rhs) = t.rhs {
+                out += &format!(": right-hand side {rhs}");
+            }
+            if let Some(r) = t.residual {
+                out += &format!(", residual of the closed form {r:e}");
+            }
+            out += "\n";
+        }
+        out
+    }
+
+    fn to_json(&self, p: &Problem, x: &[f64]) -> serde_json::Value {
+        let point: serde_json::Map<String, serde_json::Value> =
+            p.coords.iter().zip(x).map(|(c, v)| (c.name.clone(), json!(v))).collect();
+        json!({
+            "problem": p.name,
+            "point": point,
+            "objective": finite(self.objective),
+            "constraints": self.constraints.iter().map(|(n, v)| json!({
+                "name": n, "value": finite(*v), "satisfied": *v <= 0.0
+            })).collect::<Vec<_>>(),
+            "pdes": self.pdes.iter().map(|t| json!({
+                "line": t.line, "rhs": t.rhs.and_then(finite), "residual": t.residual.and_then(finite)
+            })).collect::<Vec<_>>(),
+        })
+    }
+}
+
+/// JSON has no NaN: non-finite values are written as null.
+fn finite(v: f64) -> Option<f64> {
+    v.is_finite().then_some(v)
+}

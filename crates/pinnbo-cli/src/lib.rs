@@ -1,0 +1,84 @@
+//! The `pinnbo` command line: argument parsing, IO and exit codes. The work is done by the
+//! library crates; this crate only connects them to files and terminals.
+//!
+//! Exit codes: 0 success; 1 a file is invalid or a command failed on its input;
+//! 2 the command line itself is wrong (clap's usage errors, a malformed flag value).
+
+mod check_cmd;
+mod eval_cmd;
+pub mod formats;
+
+use clap::{Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Physics-informed black-box optimization.
+#[derive(Debug, Parser)]
+#[command(name = "pinnbo", version, about, long_about = None, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+    /// Never colour the output (also: the NO_COLOR environment variable).
+    #[arg(long, global = true)]
+    pub no_color: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Parse and check .pde files; report every problem found with its location.
+    Check {
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Print nothing for valid files.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Evaluate a closed-form problem at a point: objective, constraints, pde right-hand sides.
+    Eval {
+        /// The problem file.
+        file: PathBuf,
+        /// The point: `x=0.3,y=1`; vector variables as `x=[1,2,3]`, `x[2]=0.5`, or `x=0.5` for all.
+        #[arg(long, value_parser = parse_point)]
+        at: PointArg,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A parsed `--at` value (kept with its text for error rendering).
+#[derive(Clone, Debug)]
+pub struct PointArg(pub Vec<formats::Assignment>);
+
+fn parse_point(s: &str) -> Result<PointArg, String> {
+    formats::point(s).map(PointArg).map_err(|e| e.to_string())
+}
+
+/// How diagnostics are drawn on this terminal.
+pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
+    let color = !no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal();
+    if color {
+        pinnbo_dsl::Style::Color
+    } else {
+        pinnbo_dsl::Style::Plain
+    }
+}
+
+/// Runs the command line; returns the process exit code.
+pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitCode {
+    let cli = match Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let style = style(cli.no_color);
+    match cli.command {
+        Command::Check { files, quiet } => check_cmd::run(&files, quiet, style),
+        Command::Eval { file, at, json } => eval_cmd::run(&file, &at.0, json, style),
+    }
+}

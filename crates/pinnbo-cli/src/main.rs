@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    pinnbo_cli::run(std::env::args_os())
+}

@@ -1,0 +1,172 @@
+//! The syntax tree: what was written, with spans, before any name is resolved.
+
+use crate::source::Span;
+use std::time::Duration;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ident {
+    pub name: String,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    Neg,
+    Pos,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Pow,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Number(f64),
+    Name(String),
+    /// `x[i]`
+    Index { name: Ident, index: Box<Expr> },
+    /// `f(a, b)`: a built-in, a user function, a field at a point, or an operator.
+    Call { name: Ident, args: Vec<Arg> },
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Arg {
+    Expr(Expr),
+    /// `i in lo..hi`, the binder of an indexed sum.
+    Range { binder: Ident, lo: Expr, hi: Expr, span: Span },
+}
+
+impl Arg {
+    pub fn span(&self) -> Span {
+        match self {
+            Arg::Expr(e) => e.span,
+            Arg::Range { span, .. } => *span,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct VarItem {
+    pub name: Ident,
+    pub size: Option<Expr>,
+    pub lo: Expr,
+    pub hi: Expr,
+    pub bounds_span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sense {
+    Minimize,
+    Maximize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    LessEq,
+    GreaterEq,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoiseKind {
+    Std,
+    Variance,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum NoiseLevel {
+    Absolute(Expr),
+    /// `1% of range`: a fraction of the objective's range over the domain.
+    OfRange(f64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum OracleKind {
+    ClosedForm,
+    Fdm,
+    Command { template: String, template_span: Span },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum BlockItem {
+    Condition { lhs: Expr, rhs: Expr, at: Vec<(Ident, Expr)>, span: Span },
+    Setting(Setting),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Setting {
+    pub key: Ident,
+    pub value: Value,
+    pub value_span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Number(f64),
+    Percent(f64),
+    Duration(Duration),
+    Dims(Vec<f64>),
+    Str(String),
+    Name(String),
+    List(Vec<f64>),
+}
+
+impl Value {
+    /// How the value's type is named in messages.
+    pub fn type_name(&self) -> &'static str {
+        match self {
+            Value::Number(_) => "a number",
+            Value::Percent(_) => "a percentage",
+            Value::Duration(_) => "a duration",
+            Value::Dims(_) => "grid dimensions",
+            Value::Str(_) => "a string",
+            Value::Name(_) => "a name",
+            Value::List(_) => "a list",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Var(Vec<VarItem>),
+    Const { name: Ident, value: Expr },
+    Fn { name: Ident, params: Vec<Ident>, body: Expr },
+    Field { name: Ident, params: Vec<Ident>, definition: Option<Expr> },
+    Pde { lhs: Expr, rhs: Expr },
+    Objective { sense: Sense, expr: Expr },
+    Constraint { label: Option<Ident>, lhs: Expr, cmp: Comparison, rhs: Expr },
+    Optimum(Expr),
+    Oracle { kind: OracleKind, items: Vec<BlockItem> },
+    Noise { kind: Option<NoiseKind>, level: NoiseLevel },
+    Budget(Expr),
+    Init { count: Expr, design: Option<Ident> },
+    Seed(Expr),
+    Method { name: Ident, items: Vec<BlockItem> },
+    Problem(String),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    /// The statement's keyword, for "declared here"-style labels.
+    pub keyword: Span,
+    pub span: Span,
+}
+
+/// A parsed file: the statements that parsed, in order.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct File {
+    pub statements: Vec<Stmt>,
+}

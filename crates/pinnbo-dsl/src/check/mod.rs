@@ -1,0 +1,609 @@
+//! AST -> checked [`Problem`]. Collects every error it can find instead of stopping at the first.
+
+mod lower;
+mod oracle;
+mod settings;
+
+pub(crate) use lower::{Allow, Lowerer};
+
+use crate::ast::{self, Comparison, Ident, NoiseLevel as AstNoise, StmtKind};
+use crate::builtins::{Builtin, CONSTANTS};
+use crate::diag::{suggestion, Diagnostic};
+use crate::eval::eval_const;
+use crate::ir::*;
+use crate::operators::{Operators, BUILTIN_OPERATORS};
+use crate::source::{Source, Span};
+use std::collections::HashMap;
+
+pub use settings::{method_names, MethodInfo, METHODS};
+
+/// Upper limits that keep a hostile or mistaken file from exhausting memory.
+pub const MAX_VECTOR_LEN: usize = 10_000;
+pub const MAX_SUM_TERMS: i64 = 100_000;
+
+/// What a name refers to.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Declared {
+    Const(f64),
+    Var { first: CoordId, len: Option<usize> },
+    Fn,
+    Field(FieldId),
+    /// A declaration that failed; uses stay silent to avoid follow-on errors.
+    Poisoned,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct FnDef {
+    pub params: Vec<Ident>,
+    pub body: ast::Expr,
+    pub name_span: Span,
+}
+
+pub(crate) struct Checker {
+    pub source: Source,
+    pub operators: Operators,
+    pub diags: Vec<Diagnostic>,
+    decls: HashMap<String, (Declared, Span)>,
+    order: Vec<String>,
+    fns: HashMap<String, FnDef>,
+    coords: Vec<Coordinate>,
+    fields: Vec<Field>,
+    /// Terms unrolled by indexed sums so far, to bound the work of nested sums.
+    pub sum_terms: i64,
+}
+
+impl Checker {
+    pub fn declared(&self, name: &str) -> Option<Declared> {
+        self.decls.get(name).map(|(d, _)| *d)
+    }
+
+    /// Declared names in declaration order.
+    pub fn names(&self) -> impl Iterator<Item = &str> + '_ {
+        self.order.iter().map(String::as_str)
+    }
+
+    pub fn function(&self, name: &str) -> Option<&FnDef> {
+        self.fns.get(name)
+    }
+
+    pub fn field_args(&self, id: FieldId) -> &[CoordId] {
+        &self.fields[id].args
+    }
+
+    pub fn field_name(&self, id: FieldId) -> &str {
+        &self.fields[id].name
+    }
+
+    pub fn coord_name(&self, id: CoordId) -> &str {
+        &self.coords[id].name
+    }
+
+    fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    /// Registers a name, reporting clashes with built-ins and earlier declarations. Values
+    /// (constants, variables) live apart from callables, so `const d = 5` does not clash with
+    /// the operator `d(u, x)`; only `pi` and `e` are reserved for them.
+    fn declare(&mut self, name: &Ident, what: Declared) -> bool {
+        let n = name.name.as_str();
+        let callable = matches!(what, Declared::Fn | Declared::Field(_));
+        let builtin = CONSTANTS.iter().any(|(c, _)| *c == n)
+            || (callable
+                && (Builtin::from_name(n).is_some()
+                    || BUILTIN_OPERATORS.contains(&n)
+                    || self.operators.get(n).is_some()));
+        if builtin {
+            self.error(
+                Diagnostic::error("pde::reserved-name", name.span, format!("`{n}` is a built-in name"))
+                    .with_label("cannot be redeclared")
+                    .with_help("choose another name"),
+            );
+            self.poison(name);
+            return false;
+        }
+        if let Some((_, first)) = self.decls.get(n) {
+            let first = *first;
+            self.error(
+                Diagnostic::error("pde::duplicate-declaration", name.span, format!("`{n}` is declared twice"))
+                    .with_label("declared again here")
+                    .with_related(first, "first declared here"),
+            );
+            return false;
+        }
+        self.decls.insert(n.to_string(), (what, name.span));
+        self.order.push(n.to_string());
+        true
+    }
+
+    /// Marks a name whose declaration failed, unless it is already declared.
+    fn poison(&mut self, name: &Ident) {
+        if !self.decls.contains_key(&name.name) {
+            self.decls.insert(name.name.clone(), (Declared::Poisoned, name.span));
+        }
+    }
+
+    fn lower(&mut self, allow: Allow, e: &ast::Expr) -> Option<Expr> {
+        Lowerer::new(self, allow).scalar(e)
+    }
+
+    /// A constant expression's value, reporting non-finite results.
+    fn constant(&mut self, e: &ast::Expr, what: &str) -> Option<f64> {
+        let v = eval_const(&self.lower(Allow::CONST, e)?)?;
+        if !v.is_finite() {
+            let text = self.source.slice(e.span).to_string();
+            self.error(
+                Diagnostic::error("pde::non-finite", e.span, format!("{what} `{text}` is not finite ({v})"))
+                    .with_label("evaluates to a non-finite number"),
+            );
+            return None;
+        }
+        Some(v)
+    }
+
+    /// A constant non-negative integer.
+    fn count(&mut self, e: &ast::Expr, what: &str, min: u64) -> Option<u64> {
+        let v = self.constant(e, what)?;
+        if v.fract() != 0.0 || v < min as f64 || v > 2f64.powi(63) {
+            self.error(
+                Diagnostic::error(
+                    "pde::bad-count",
+                    e.span,
+                    format!("{what} must be an integer of at least {min}, found {v}"),
+                )
+                .with_label("not a valid count"),
+            );
+            return None;
+        }
+        Some(v as u64)
+    }
+}
+
+/// Which single-use statements have been seen, for duplicate reports.
+#[derive(Default)]
+struct Seen(HashMap<&'static str, Span>);
+
+impl Seen {
+    fn once(&mut self, cx: &mut Checker, what: &'static str, span: Span) -> bool {
+        if let Some(first) = self.0.get(what) {
+            cx.error(
+                Diagnostic::error("pde::duplicate-statement", span, format!("more than one `{what}` statement"))
+                    .with_label("repeated here")
+                    .with_related(*first, "first given here"),
+            );
+            return false;
+        }
+        self.0.insert(what, span);
+        true
+    }
+}
+
+/// Checks a parsed file. `complete` is false when parsing failed somewhere: checks that need
+/// the whole file (a missing objective, say) are then skipped to avoid follow-on errors.
+pub(crate) fn check(
+    source: &Source,
+    file: &ast::File,
+    operators: &Operators,
+    complete: bool,
+) -> (Option<Problem>, Vec<Diagnostic>) {
+    let mut cx = Checker {
+        source: source.clone(),
+        operators: operators.clone(),
+        diags: Vec::new(),
+        decls: HashMap::new(),
+        order: Vec::new(),
+        fns: HashMap::new(),
+        coords: Vec::new(),
+        fields: Vec::new(),
+        sum_terms: 0,
+    };
+    declarations(&mut cx, file);
+    let mut seen = Seen::default();
+    let mut problem = Partial::default();
+    for (i, stmt) in file.statements.iter().enumerate() {
+        statement(&mut cx, &mut seen, &mut problem, i, stmt);
+    }
+    let objective = match problem.objective.take() {
+        Some(o) => Some(o),
+        None => {
+            if complete && !seen.0.contains_key("minimize/maximize") {
+                let end = source.text().len();
+                cx.error(
+                    Diagnostic::error("pde::missing-objective", Span::new(end, end), "this problem has no objective")
+                        .with_label("expected `minimize <expr>` or `maximize <expr>` somewhere in the file"),
+                );
+            }
+            None
+        }
+    };
+    let oracle = objective.as_ref().and_then(|o| oracle::check_oracle(&mut cx, &problem, o, file));
+    let method = problem.method_stmt.and_then(|i| match &file.statements[i].kind {
+        StmtKind::Method { name, items } => settings::check_method(&mut cx, name, items, &problem.pdes),
+        _ => None,
+    });
+    let diags = finish(cx.diags.clone());
+    if diags.iter().any(Diagnostic::is_error) {
+        return (None, diags);
+    }
+    let (Some(objective), Some(oracle)) = (objective, oracle) else { return (None, diags) };
+    let problem = Problem {
+        source: source.clone(),
+        name: problem.name.unwrap_or_else(|| default_name(source.name())),
+        coords: cx.coords,
+        fields: cx.fields,
+        pdes: problem.pdes,
+        objective,
+        constraints: problem.constraints,
+        optimum: problem.optimum,
+        oracle,
+        noise: problem.noise,
+        budget: problem.budget,
+        init: problem.init,
+        seed: problem.seed,
+        method,
+    };
+    (Some(problem), diags)
+}
+
+/// Orders diagnostics by position and drops exact repeats (a function body inlined twice).
+fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
+    diags.sort_by_key(|d| (d.span.start, d.span.end));
+    for d in diags {
+        if !out.iter().any(|o| o.code == d.code && o.span == d.span && o.message == d.message) {
+            out.push(d);
+        }
+    }
+    out
+}
+
+fn default_name(file_name: &str) -> String {
+    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
+    base.strip_suffix(".pde").unwrap_or(base).to_string()
+}
+
+/// Statements collected during the second pass.
+#[derive(Default)]
+pub(crate) struct Partial {
+    name: Option<String>,
+    pub pdes: Vec<Pde>,
+    objective: Option<Objective>,
+    pub constraints: Vec<Constraint>,
+    optimum: Option<f64>,
+    noise: Option<Noise>,
+    budget: Option<u64>,
+    init: Option<(u64, Design)>,
+    seed: Option<u64>,
+    pub oracle_stmt: Option<usize>,
+    method_stmt: Option<usize>,
+}
+
+/// First pass: constants, variables, functions and fields, in file order.
+fn declarations(cx: &mut Checker, file: &ast::File) {
+    let mut definitions = Vec::new();
+    for stmt in &file.statements {
+        match &stmt.kind {
+            StmtKind::Const { name, value } => {
+                match cx.constant(value, "the constant") {
+                    Some(v) => {
+                        cx.declare(name, Declared::Const(v));
+                    }
+                    None => cx.poison(name),
+                }
+            }
+            StmtKind::Var(items) => items.iter().for_each(|item| {
+                if variable(cx, item).is_none() {
+                    cx.poison(&item.name);
+                }
+            }),
+            StmtKind::Fn { name, params, body } => {
+                distinct_params(cx, params);
+                if cx.declare(name, Declared::Fn) {
+                    cx.fns.insert(
+                        name.name.clone(),
+                        FnDef { params: params.clone(), body: body.clone(), name_span: name.span },
+                    );
+                }
+            }
+            StmtKind::Field { name, params, definition } => {
+                let args = field_params(cx, name, params);
+                if args.is_none() {
+                    cx.poison(name);
+                }
+                if let Some(args) = args {
+                    let id = cx.fields.len();
+                    if cx.declare(name, Declared::Field(id)) {
+                        cx.fields.push(Field { name: name.name.clone(), args, definition: None, span: name.span });
+                        if let Some(def) = definition {
+                            definitions.push((id, def));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Function bodies are checked where they are called. Here each is also checked once on its
+    // own, with opaque parameters, so that misspelt names in unused functions surface; only
+    // name errors are kept, since what else is valid depends on the arguments.
+    let mut fns: Vec<FnDef> = cx.fns.values().cloned().collect();
+    fns.sort_by_key(|f| f.name_span.start);
+    for def in fns {
+        let before = cx.diags.len();
+        let mut lw = Lowerer::new(cx, Allow::BOUNDARY);
+        lw.bind_params(&def.params);
+        lw.expr(&def.body);
+        let mut i = before;
+        while i < cx.diags.len() {
+            if matches!(cx.diags[i].code, "pde::unknown-name" | "pde::unknown-function" | "pde::arity") {
+                i += 1;
+            } else {
+                cx.diags.remove(i);
+            }
+        }
+    }
+    for (id, def) in definitions {
+        if let Some(e) = cx.lower(Allow::KNOWN, def) {
+            let args = cx.fields[id].args.clone();
+            let mut stray = None;
+            e.visit(&mut |n| {
+                if let Expr::Coord(c) = n {
+                    if !args.contains(c) && stray.is_none() {
+                        stray = Some(*c);
+                    }
+                }
+            });
+            if let Some(c) = stray {
+                let (f, v) = (cx.fields[id].name.clone(), cx.coords[c].name.clone());
+                cx.error(
+                    Diagnostic::error(
+                        "pde::field-definition",
+                        def.span,
+                        format!("the definition of `{f}` uses `{v}`, which is not one of its variables"),
+                    )
+                    .with_label(format!("uses `{v}`"))
+                    .with_help(format!("add `{v}` to the field's declaration")),
+                );
+            } else {
+                cx.fields[id].definition = Some(e);
+            }
+        }
+    }
+}
+
+fn distinct_params(cx: &mut Checker, params: &[Ident]) {
+    for (i, p) in params.iter().enumerate() {
+        if let Some(first) = params[..i].iter().find(|q| q.name == p.name) {
+            cx.error(
+                Diagnostic::error("pde::duplicate-declaration", p.span, format!("parameter `{}` appears twice", p.name))
+                    .with_label("repeated")
+                    .with_related(first.span, "first here"),
+            );
+        }
+    }
+}
+
+fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
+    let len = match &item.size {
+        None => None,
+        Some(size) => {
+            let n = cx.count(size, "a vector length", 1)?;
+            if n as usize > MAX_VECTOR_LEN {
+                cx.error(
+                    Diagnostic::error(
+                        "pde::too-large",
+                        size.span,
+                        format!("a vector variable may have at most {MAX_VECTOR_LEN} elements"),
+                    )
+                    .with_label(format!("{n} elements")),
+                );
+                return None;
+            }
+            Some(n as usize)
+        }
+    };
+    let lo = cx.constant(&item.lo, "the lower bound");
+    let hi = cx.constant(&item.hi, "the upper bound");
+    let (lo, hi) = (lo?, hi?);
+    if lo > hi {
+        cx.error(
+            Diagnostic::error(
+                "pde::inverted-bounds",
+                item.bounds_span,
+                format!("the bounds of `{}` are inverted: {lo} > {hi}", item.name.name),
+            )
+            .with_label("lower bound exceeds upper bound")
+            .with_help(format!("write the lower bound first: [{hi}, {lo}]")),
+        );
+        return None;
+    }
+    if lo == hi {
+        cx.error(
+            Diagnostic::error(
+                "pde::empty-bounds",
+                item.bounds_span,
+                format!("the bounds of `{}` are empty: both are {lo}", item.name.name),
+            )
+            .with_label("an interval of zero width")
+            .with_help("a fixed value is a constant: `const name = value`"),
+        );
+        return None;
+    }
+    let first = cx.coords.len();
+    if !cx.declare(&item.name, Declared::Var { first, len }) {
+        return None;
+    }
+    let make = |name: String| Coordinate { name, lo, hi, span: item.name.span };
+    match len {
+        None => cx.coords.push(make(item.name.name.clone())),
+        Some(n) => cx.coords.extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
+    }
+    Some(())
+}
+
+/// A field's parameters must be declared variables; vector variables contribute all elements.
+fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<CoordId>> {
+    distinct_params(cx, params);
+    if params.is_empty() {
+        cx.error(
+            Diagnostic::error("pde::field-without-variables", name.span, format!("the field `{}` has no variables", name.name))
+                .with_label("declare what it depends on, e.g. `field u(x, y)`"),
+        );
+        return None;
+    }
+    let mut args = Vec::new();
+    let mut ok = true;
+    for p in params {
+        match cx.declared(&p.name) {
+            Some(Declared::Var { first, len }) => args.extend(first..first + len.unwrap_or(1)),
+            _ => {
+                let vars: Vec<&str> =
+                    cx.names().filter(|n| matches!(cx.declared(n), Some(Declared::Var { .. }))).collect();
+                let help = suggestion(&p.name, vars)
+                    .unwrap_or_else(|| "declare it first with `var name in [lo, hi]`".to_string());
+                cx.error(
+                    Diagnostic::error(
+                        "pde::field-variable",
+                        p.span,
+                        format!("`{}` is not a declared variable", p.name),
+                    )
+                    .with_label("fields depend on declared variables")
+                    .with_help(help),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(args)
+}
+
+/// Second pass: everything that is not a declaration.
+fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, stmt: &ast::Stmt) {
+    match &stmt.kind {
+        StmtKind::Pde { lhs, rhs } => {
+            let l = cx.lower(Allow::PDE, lhs);
+            let r = cx.lower(Allow::PDE, rhs);
+            let (Some(lhs), Some(rhs)) = (l, r) else { return };
+            if lhs.fields().is_empty() && rhs.fields().is_empty() {
+                cx.error(
+                    Diagnostic::error("pde::pde-without-field", stmt.span, "this pde does not mention any field")
+                        .with_label("no field on either side")
+                        .with_help("a pde constrains a field: declare one with `field u(x)` and use it here"),
+                );
+                return;
+            }
+            p.pdes.push(Pde { lhs, rhs, span: stmt.span });
+        }
+        StmtKind::Objective { sense, expr } => {
+            if !seen.once(cx, "minimize/maximize", stmt.span) {
+                return;
+            }
+            let Some(e) = cx.lower(Allow::VALUE, expr) else { return };
+            let sense = match sense {
+                ast::Sense::Minimize => Sense::Minimize,
+                ast::Sense::Maximize => Sense::Maximize,
+            };
+            p.objective = Some(Objective { sense, expr: e, span: stmt.span });
+        }
+        StmtKind::Constraint { label, lhs, cmp, rhs } => {
+            let l = cx.lower(Allow::VALUE, lhs);
+            let r = cx.lower(Allow::VALUE, rhs);
+            let (Some(l), Some(r)) = (l, r) else { return };
+            let expr = match cmp {
+                Comparison::LessEq => Expr::binary(BinaryOp::Sub, l, r),
+                Comparison::GreaterEq => Expr::binary(BinaryOp::Sub, r, l),
+            };
+            let name = match label {
+                Some(l) => {
+                    if let Some(first) = p.constraints.iter().find(|c| c.name == l.name) {
+                        let first = first.span;
+                        cx.error(
+                            Diagnostic::error(
+                                "pde::duplicate-declaration",
+                                l.span,
+                                format!("two constraints are named `{}`", l.name),
+                            )
+                            .with_label("repeated name")
+                            .with_related(first, "first here"),
+                        );
+                    }
+                    l.name.clone()
+                }
+                None => format!("c{}", p.constraints.len() + 1),
+            };
+            p.constraints.push(Constraint { name, expr, span: stmt.span });
+        }
+        StmtKind::Optimum(e) => {
+            if seen.once(cx, "optimum", stmt.span) {
+                p.optimum = cx.constant(e, "the optimum");
+            }
+        }
+        StmtKind::Budget(e) => {
+            if seen.once(cx, "budget", stmt.span) {
+                p.budget = cx.count(e, "the budget", 1);
+            }
+        }
+        StmtKind::Init { count, design } => {
+            if !seen.once(cx, "init", stmt.span) {
+                return;
+            }
+            let n = cx.count(count, "the initial design size", 1);
+            let design = match design.as_ref().map(|d| d.name.as_str()) {
+                None | Some("sobol") => Design::Sobol,
+                Some("lhs") => Design::Lhs,
+                _ => Design::Random,
+            };
+            p.init = n.map(|n| (n, design));
+        }
+        StmtKind::Seed(e) => {
+            if seen.once(cx, "seed", stmt.span) {
+                p.seed = cx.count(e, "the seed", 0);
+            }
+        }
+        StmtKind::Noise { kind, level } => {
+            if !seen.once(cx, "noise", stmt.span) {
+                return;
+            }
+            let level = match level {
+                AstNoise::OfRange(f) => Some(NoiseLevel::OfRange(*f)),
+                AstNoise::Absolute(e) => cx.constant(e, "the noise level").and_then(|v| {
+                    if v < 0.0 {
+                        cx.error(
+                            Diagnostic::error("pde::negative-noise", e.span, format!("the noise level must not be negative, found {v}"))
+                                .with_label("negative"),
+                        );
+                        None
+                    } else {
+                        Some(NoiseLevel::Absolute(v))
+                    }
+                }),
+            };
+            p.noise = level.map(|level| Noise { kind: kind.unwrap_or(NoiseKind::Std), level });
+        }
+        StmtKind::Oracle { .. } => {
+            if seen.once(cx, "oracle", stmt.span) {
+                p.oracle_stmt = Some(index);
+            }
+        }
+        StmtKind::Method { .. } => {
+            if seen.once(cx, "method", stmt.span) {
+                p.method_stmt = Some(index);
+            }
+        }
+        StmtKind::Problem(name) => {
+            if seen.once(cx, "problem", stmt.span) {
+                p.name = Some(name.clone());
+            }
+        }
+        StmtKind::Var(_) | StmtKind::Const { .. } | StmtKind::Fn { .. } | StmtKind::Field { .. } => {}
+    }
+}
+
+impl Lowerer<'_> {
+    /// Binds function parameters to opaque placeholders, to check a body on its own.
+    pub(crate) fn bind_params(&mut self, params: &[Ident]) {
+        for p in params {
+            self.bind(&p.name, Expr::Const(1.0));
+        }
+    }
+}

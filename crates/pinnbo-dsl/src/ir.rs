@@ -1,0 +1,436 @@
+//! The checked problem: names resolved, functions inlined, indexed sums unrolled, every value
+//! validated. This is the API boundary the other crates consume.
+
+use crate::builtins::Builtin;
+use crate::source::{Source, Span};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::time::Duration;
+
+pub use crate::ast::{BinaryOp, NoiseKind};
+
+/// Index of a scalar design coordinate in [`Problem::coords`]. Vector variables are flattened:
+/// `var x[3]` becomes three coordinates `x[1]`, `x[2]`, `x[3]`.
+pub type CoordId = usize;
+/// Index of a field in [`Problem::fields`].
+pub type FieldId = usize;
+
+/// A scalar expression over the design coordinates and the fields.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Expr {
+    Const(f64),
+    Coord(CoordId),
+    /// A field's value at the current point.
+    Field(FieldId),
+    Neg(Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    Call(Builtin, Vec<Expr>),
+    /// The partial derivative of `expr` with respect to one coordinate.
+    Diff { expr: Box<Expr>, wrt: CoordId },
+    /// An operator registered by a library user (see [`crate::Operators`]).
+    Operator { name: String, args: Vec<Expr> },
+}
+
+impl Expr {
+    pub fn binary(op: BinaryOp, a: Expr, b: Expr) -> Expr {
+        Expr::Binary(op, Box::new(a), Box::new(b))
+    }
+
+    pub fn diff(expr: Expr, wrt: CoordId) -> Expr {
+        Expr::Diff { expr: Box::new(expr), wrt }
+    }
+
+    /// Calls `f` on this node and every node below it.
+    pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Const(_) | Expr::Coord(_) | Expr::Field(_) => {}
+            Expr::Neg(e) | Expr::Diff { expr: e, .. } => e.visit(f),
+            Expr::Binary(_, a, b) => {
+                a.visit(f);
+                b.visit(f);
+            }
+            Expr::Call(_, args) | Expr::Operator { args, .. } => args.iter().for_each(|a| a.visit(f)),
+        }
+    }
+
+    pub fn any(&self, pred: impl Fn(&Expr) -> bool) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= pred(e));
+        found
+    }
+
+    /// The fields this expression mentions, in first-seen order.
+    pub fn fields(&self) -> Vec<FieldId> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Field(id) = e {
+                if !out.contains(id) {
+                    out.push(*id);
+                }
+            }
+        });
+        out
+    }
+
+    pub fn has_derivative(&self) -> bool {
+        self.any(|e| matches!(e, Expr::Diff { .. } | Expr::Operator { .. }))
+    }
+
+    /// The highest number of derivatives with respect to `coord` applied to any field.
+    pub fn order_in(&self, coord: CoordId) -> u32 {
+        fn walk(e: &Expr, coord: CoordId, depth: u32, best: &mut u32) {
+            match e {
+                Expr::Field(_) => *best = (*best).max(depth),
+                Expr::Diff { expr, wrt } => walk(expr, coord, depth + u32::from(*wrt == coord), best),
+                Expr::Const(_) | Expr::Coord(_) => {}
+                Expr::Neg(a) => walk(a, coord, depth, best),
+                Expr::Binary(_, a, b) => {
+                    walk(a, coord, depth, best);
+                    walk(b, coord, depth, best);
+                }
+                Expr::Call(_, args) | Expr::Operator { args, .. } => {
+                    args.iter().for_each(|a| walk(a, coord, depth, best))
+                }
+            }
+        }
+        let mut best = 0;
+        walk(self, coord, 0, &mut best);
+        best
+    }
+
+    /// The highest total derivative order applied to any field.
+    pub fn total_order(&self) -> u32 {
+        fn walk(e: &Expr, depth: u32, best: &mut u32) {
+            match e {
+                Expr::Field(_) => *best = (*best).max(depth),
+                Expr::Diff { expr, .. } => walk(expr, depth + 1, best),
+                Expr::Const(_) | Expr::Coord(_) => {}
+                Expr::Neg(a) => walk(a, depth, best),
+                Expr::Binary(_, a, b) => {
+                    walk(a, depth, best);
+                    walk(b, depth, best);
+                }
+                Expr::Call(_, args) | Expr::Operator { args, .. } => {
+                    args.iter().for_each(|a| walk(a, depth, best))
+                }
+            }
+        }
+        let mut best = 0;
+        walk(self, 0, &mut best);
+        best
+    }
+}
+
+/// A scalar design coordinate and its bounds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Coordinate {
+    /// Display name: `x` or `x[3]`.
+    pub name: String,
+    pub lo: f64,
+    pub hi: f64,
+    pub span: Span,
+}
+
+/// An unknown function of some coordinates; with a definition, a closed form the oracle can
+/// evaluate (the optimizer still treats it as a black box).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field {
+    pub name: String,
+    pub args: Vec<CoordId>,
+    pub definition: Option<Expr>,
+    pub span: Span,
+}
+
+/// `lhs = rhs`; the residual is `lhs - rhs`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Pde {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub span: Span,
+}
+
+impl Pde {
+    pub fn residual(&self) -> Expr {
+        Expr::binary(BinaryOp::Sub, self.lhs.clone(), self.rhs.clone())
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Sense {
+    Minimize,
+    Maximize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Objective {
+    pub sense: Sense,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+/// A black-box constraint in the form `expr <= 0`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Constraint {
+    pub name: String,
+    pub expr: Expr,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Side {
+    Lower,
+    Upper,
+}
+
+/// `lhs = rhs` on the face where coordinate `coord` is at its lower or upper bound.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundaryCondition {
+    pub lhs: Expr,
+    pub rhs: Expr,
+    pub coord: CoordId,
+    pub side: Side,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FdmOracle {
+    /// The field the finite-difference solver computes.
+    pub field: FieldId,
+    pub conditions: Vec<BoundaryCondition>,
+    pub settings: Settings,
+    pub span: Span,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum OutputFormat {
+    /// A single number on stdout: the objective.
+    Number,
+    /// `{"objective": .., "constraints": [..]}` on stdout.
+    Json,
+}
+
+/// A piece of a command template: literal text or a coordinate's value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TemplatePart {
+    Text(String),
+    Coord(CoordId),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandOracle {
+    pub template: Vec<TemplatePart>,
+    pub timeout: Option<Duration>,
+    pub output: OutputFormat,
+    pub settings: Settings,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Oracle {
+    /// The objective and constraints are closed-form expressions.
+    ClosedForm,
+    Fdm(FdmOracle),
+    Command(CommandOracle),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub enum NoiseLevel {
+    Absolute(f64),
+    /// A fraction of the objective's range over the domain.
+    OfRange(f64),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Noise {
+    pub kind: NoiseKind,
+    pub level: NoiseLevel,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Design {
+    Sobol,
+    Lhs,
+    Random,
+}
+
+/// A checked setting value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SettingValue {
+    Int(u64),
+    Number(f64),
+    Name(String),
+    Str(String),
+    Duration(Duration),
+    Dims(Vec<usize>),
+    List(Vec<f64>),
+}
+
+/// Settings of a block, by key; every key and value has been checked against its table.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Settings(pub BTreeMap<String, SettingValue>);
+
+impl Settings {
+    pub fn get(&self, key: &str) -> Option<&SettingValue> {
+        self.0.get(key)
+    }
+
+    pub fn int(&self, key: &str) -> Option<u64> {
+        match self.get(key)? {
+            SettingValue::Int(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn number(&self, key: &str) -> Option<f64> {
+        match self.get(key)? {
+            SettingValue::Number(v) => Some(*v),
+            SettingValue::Int(v) => Some(*v as f64),
+            _ => None,
+        }
+    }
+
+    pub fn name(&self, key: &str) -> Option<&str> {
+        match self.get(key)? {
+            SettingValue::Name(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn dims(&self, key: &str) -> Option<&[usize]> {
+        match self.get(key)? {
+            SettingValue::Dims(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    pub fn duration(&self, key: &str) -> Option<Duration> {
+        match self.get(key)? {
+            SettingValue::Duration(v) => Some(*v),
+            _ => None,
+        }
+    }
+
+    pub fn list(&self, key: &str) -> Option<&[f64]> {
+        match self.get(key)? {
+            SettingValue::List(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Method {
+    pub name: String,
+    pub settings: Settings,
+    pub span: Span,
+}
+
+/// A checked `.pde` problem.
+#[derive(Clone, Debug)]
+pub struct Problem {
+    pub source: Source,
+    pub name: String,
+    pub coords: Vec<Coordinate>,
+    pub fields: Vec<Field>,
+    pub pdes: Vec<Pde>,
+    pub objective: Objective,
+    pub constraints: Vec<Constraint>,
+    /// The known optimal objective value (in the file's own sense), for regret.
+    pub optimum: Option<f64>,
+    pub oracle: Oracle,
+    pub noise: Option<Noise>,
+    pub budget: Option<u64>,
+    pub init: Option<(u64, Design)>,
+    pub seed: Option<u64>,
+    pub method: Option<Method>,
+}
+
+impl Problem {
+    pub fn dim(&self) -> usize {
+        self.coords.len()
+    }
+
+    pub fn lower(&self) -> Vec<f64> {
+        self.coords.iter().map(|c| c.lo).collect()
+    }
+
+    pub fn upper(&self) -> Vec<f64> {
+        self.coords.iter().map(|c| c.hi).collect()
+    }
+
+    /// Replaces every field that has a closed form by its definition. Fields without one stay.
+    pub fn substitute_definitions(&self, expr: &Expr) -> Expr {
+        match expr {
+            Expr::Field(id) => match &self.fields[*id].definition {
+                Some(def) => def.clone(),
+                None => expr.clone(),
+            },
+            Expr::Const(_) | Expr::Coord(_) => expr.clone(),
+            Expr::Neg(a) => Expr::Neg(Box::new(self.substitute_definitions(a))),
+            Expr::Binary(op, a, b) => {
+                Expr::binary(*op, self.substitute_definitions(a), self.substitute_definitions(b))
+            }
+            Expr::Call(f, args) => {
+                Expr::Call(*f, args.iter().map(|a| self.substitute_definitions(a)).collect())
+            }
+            Expr::Diff { expr, wrt } => Expr::diff(self.substitute_definitions(expr), *wrt),
+            Expr::Operator { name, args } => Expr::Operator {
+                name: name.clone(),
+                args: args.iter().map(|a| self.substitute_definitions(a)).collect(),
+            },
+        }
+    }
+
+    /// True when the objective and every constraint can be computed from closed forms.
+    pub fn is_closed_form(&self) -> bool {
+        let known = |e: &Expr| {
+            let e = self.substitute_definitions(e);
+            !e.any(|n| matches!(n, Expr::Field(_)))
+        };
+        known(&self.objective.expr) && self.constraints.iter().all(|c| known(&c.expr))
+    }
+
+    /// Formats an expression with this problem's names.
+    pub fn display<'a>(&'a self, expr: &'a Expr) -> DisplayExpr<'a> {
+        DisplayExpr { problem: self, expr }
+    }
+}
+
+/// An expression printed with coordinate and field names, fully parenthesized where needed.
+pub struct DisplayExpr<'a> {
+    problem: &'a Problem,
+    expr: &'a Expr,
+}
+
+impl fmt::Display for DisplayExpr<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let p = self.problem;
+        let sub = |e: &'_ Expr| DisplayExpr { problem: p, expr: e }.to_string();
+        match self.expr {
+            Expr::Const(v) => write!(f, "{v}"),
+            Expr::Coord(c) => f.write_str(&p.coords[*c].name),
+            Expr::Field(id) => f.write_str(&p.fields[*id].name),
+            Expr::Neg(a) => write!(f, "-({})", sub(a)),
+            Expr::Binary(op, a, b) => {
+                let sym = match op {
+                    BinaryOp::Add => "+",
+                    BinaryOp::Sub => "-",
+                    BinaryOp::Mul => "*",
+                    BinaryOp::Div => "/",
+                    BinaryOp::Pow => "^",
+                };
+                write!(f, "({} {sym} {})", sub(a), sub(b))
+            }
+            Expr::Call(b, args) => {
+                let args: Vec<String> = args.iter().map(sub).collect();
+                write!(f, "{}({})", b.name(), args.join(", "))
+            }
+            Expr::Diff { expr, wrt } => write!(f, "d({}, {})", sub(expr), p.coords[*wrt].name),
+            Expr::Operator { name, args } => {
+                let args: Vec<String> = args.iter().map(sub).collect();
+                write!(f, "{name}({})", args.join(", "))
+            }
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The `.pde` problem language.
+//!
+//! `text --parse--> ast::File --check--> ir::Problem`. The checked [`ir::Problem`] is the API
+//! boundary the other pinnbo crates consume. This crate knows nothing of candle or of solvers.
+//!
+//! ```
+//! use pinnbo_dsl::{compile, Source};
+//! let src = Source::new("quad.pde", "var x in [-1, 2]\nminimize (x - 1)^2");
+//! let problem = compile(&src).expect("valid").problem;
+//! let f = problem.closed_form_objective().expect("closed form");
+//! assert_eq!(f.eval(&[0.0]), 1.0);
+//! ```
+
+pub mod ast;
+pub mod builtins;
+mod check;
+pub mod diag;
+pub mod diff;
+pub mod eval;
+pub mod ir;
+pub mod operators;
+pub mod parse;
+pub mod source;
+
+pub use check::{method_names, MethodInfo, METHODS};
+pub use diag::{render, Diagnostic, Severity, Style};
+pub use eval::{CompileError, Compiled};
+pub use ir::Problem;
+pub use operators::{OperatorSignature, Operators};
+pub use source::{Source, Span};
+
+use std::path::Path;
+
+/// A checked problem and the warnings found on the way.
+#[derive(Debug)]
+pub struct Checked {
+    pub problem: Problem,
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A file that did not check: every diagnostic found, errors and warnings, in source order.
+#[derive(Debug, thiserror::Error)]
+#[error("{} error(s) in {}", self.error_count(), self.file.name())]
+pub struct Failed {
+    pub file: Source,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Failed {
+    pub fn error_count(&self) -> usize {
+        self.diagnostics.iter().filter(|d| d.is_error()).count()
+    }
+
+    pub fn render(&self, style: Style) -> String {
+        render(&self.file, &self.diagnostics, style)
+    }
+}
+
+/// Parses and checks a source with the built-in operators only.
+pub fn compile(source: &Source) -> Result<Checked, Failed> {
+    compile_with(source, &Operators::default())
+}
+
+/// Stack for parsing and checking: the passes are recursive over expression trees, whose
+/// depth the parser bounds; this leaves ample room whatever thread calls in.
+const COMPILE_STACK: usize = 256 << 20;
+
+/// Parses and checks a source, accepting the extra operators in `operators`.
+pub fn compile_with(source: &Source, operators: &Operators) -> Result<Checked, Failed> {
+    std::thread::scope(|scope| {
+        std::thread::Builder::new()
+            .name("pinnbo-dsl".into())
+            .stack_size(COMPILE_STACK)
+            .spawn_scoped(scope, || compile_here(source, operators))
+            .expect("spawning the compiler thread")
+            .join()
+            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    })
+}
+
+fn compile_here(source: &Source, operators: &Operators) -> Result<Checked, Failed> {
+    let (file, mut diagnostics) = parse::parse(source);
+    let complete = diagnostics.is_empty();
+    let (problem, check_diags) = check::check(source, &file, operators, complete);
+    diagnostics.extend(check_diags);
+    diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
+    match problem {
+        Some(problem) if !diagnostics.iter().any(Diagnostic::is_error) => {
+            Ok(Checked { problem, warnings: diagnostics })
+        }
+        _ => Err(Failed { file: source.clone(), diagnostics }),
+    }
+}
+
+/// Why a file could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("cannot read {path}: {source}")]
+    Io { path: String, source: std::io::Error },
+    #[error(transparent)]
+    Invalid(#[from] Failed),
+}
+
+/// Reads, parses and checks a `.pde` file.
+pub fn load(path: &Path) -> Result<Checked, LoadError> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+    Ok(compile(&Source::new(path.display().to_string(), text))?)
+}
+
+impl Problem {
+    /// An expression with closed-form fields substituted and derivatives expanded, ready to
+    /// compile; fails if it needs a field without a closed form.
+    pub fn closed_form(&self, expr: &ir::Expr) -> Result<Compiled, CompileError> {
+        let e = self.substitute_definitions(expr);
+        if let Some(&id) = e.fields().first() {
+            return Err(CompileError::UnknownField(self.fields[id].name.clone()));
+        }
+        let e = diff::expand(&e).ok_or(CompileError::Derivative)?;
+        Compiled::new(&e, self.dim())
+    }
+
+    /// The objective as written in the file (not negated for `maximize`).
+    pub fn closed_form_objective(&self) -> Result<Compiled, CompileError> {
+        self.closed_form(&self.objective.expr)
+    }
+}

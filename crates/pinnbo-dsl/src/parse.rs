@@ -1,0 +1,703 @@
+//! Text -> AST with pest. Parses one statement at a time and re-synchronizes at the next
+//! statement keyword after an error, so a file with several mistakes reports all of them.
+
+use crate::ast::*;
+use crate::diag::{suggestion, Diagnostic};
+use crate::source::{Source, Span};
+use pest::iterators::Pair;
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use pest::Parser;
+use std::sync::LazyLock;
+use std::time::Duration;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../../../grammar/pde.pest"]
+struct PdeParser;
+
+/// Words that begin a statement; used to re-synchronize and to suggest near misses.
+pub const STATEMENT_KEYWORDS: &[&str] = &[
+    "var", "const", "fn", "field", "pde", "minimize", "maximize", "subject", "constraint",
+    "optimum", "oracle", "noise", "budget", "init", "seed", "method", "problem",
+];
+
+static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
+    PrattParser::new()
+        .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
+        .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left))
+        .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pos))
+        .op(Op::infix(Rule::pow, Assoc::Right))
+});
+
+/// Parses a whole file. Returns the statements that parsed and a diagnostic per syntax error.
+pub fn parse(source: &Source) -> (File, Vec<Diagnostic>) {
+    let text = source.text();
+    let mut file = File::default();
+    let mut errors = Vec::new();
+    let mut pos = skip_trivia(text, 0);
+    while pos < text.len() {
+        match PdeParser::parse(Rule::statement, &text[pos..]) {
+            Ok(mut pairs) => {
+                let pair = pairs.next().expect("pest returns the statement pair");
+                let end = pos + pair.as_span().end();
+                let builder = Builder { base: pos, errors: &mut errors };
+                if let Some(stmt) = builder.statement(pair) {
+                    file.statements.push(stmt);
+                }
+                pos = skip_trivia(text, end.max(pos + 1));
+            }
+            Err(err) => {
+                let at = pos + error_offset(&err);
+                errors.push(syntax_error(text, pos, at, &err));
+                pos = resync(text, pos, at);
+            }
+        }
+    }
+    (file, errors)
+}
+
+fn error_offset(err: &pest::error::Error<Rule>) -> usize {
+    match err.location {
+        pest::error::InputLocation::Pos(p) => p,
+        pest::error::InputLocation::Span((s, _)) => s,
+    }
+}
+
+/// Skips whitespace and comments.
+fn skip_trivia(text: &str, mut pos: usize) -> usize {
+    let bytes = text.as_bytes();
+    while pos < bytes.len() {
+        match bytes[pos] {
+            b' ' | b'\t' | b'\r' | b'\n' => pos += 1,
+            b'#' => pos = line_end(text, pos),
+            b'/' if bytes.get(pos + 1) == Some(&b'/') => pos = line_end(text, pos),
+            _ => break,
+        }
+    }
+    pos
+}
+
+fn line_end(text: &str, pos: usize) -> usize {
+    text[pos..].find('\n').map_or(text.len(), |i| pos + i)
+}
+
+/// The next place to resume after a syntax error: the first line after the failed
+/// statement's start that begins with a statement keyword, at or after the error's line.
+fn resync(text: &str, stmt_start: usize, error_at: usize) -> usize {
+    let error_line_start = text[..error_at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let mut line_start = error_line_start;
+    while line_start < text.len() {
+        let first = skip_trivia_in_line(text, line_start);
+        if first > stmt_start && starts_statement(&text[first..]) {
+            return first;
+        }
+        match text[line_start..].find('\n') {
+            Some(i) => line_start += i + 1,
+            None => break,
+        }
+    }
+    text.len()
+}
+
+fn skip_trivia_in_line(text: &str, mut pos: usize) -> usize {
+    while pos < text.len() && matches!(text.as_bytes()[pos], b' ' | b'\t') {
+        pos += 1;
+    }
+    pos
+}
+
+fn starts_statement(rest: &str) -> bool {
+    let word = leading_word(rest);
+    STATEMENT_KEYWORDS.contains(&word)
+}
+
+fn leading_word(rest: &str) -> &str {
+    let end = rest
+        .char_indices()
+        .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+        .map_or(rest.len(), |(i, _)| i);
+    &rest[..end]
+}
+
+/// What a grammar rule is called in a message.
+fn user_words(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::statement => "a statement (`var`, `field`, `pde`, `minimize`, ...)",
+        Rule::expr | Rule::number | Rule::percent | Rule::call | Rule::indexed => "an expression",
+        Rule::ident => "a name",
+        Rule::name => "a name",
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::pow => "an operator",
+        Rule::neg | Rule::pos => "an expression",
+        Rule::index_range => "an index range `i in 1..n`",
+        Rule::bounds => "bounds `[lo, hi]`",
+        Rule::params => "a parameter list `(x, y)`",
+        Rule::comparison => "`<=` or `>=`",
+        Rule::label => "a constraint label",
+        Rule::kw_in => "`in`",
+        Rule::kw_at => "`at`",
+        Rule::string => "a string in double quotes",
+        Rule::block => "`{`",
+        Rule::condition => "a condition `lhs = rhs at x = a`",
+        Rule::setting => "a setting `key value`",
+        Rule::dims | Rule::duration | Rule::list | Rule::signed => "a value",
+        Rule::oracle_fdm | Rule::oracle_command | Rule::oracle_closed_form => {
+            "an oracle kind (`fdm`, `command`, `closed-form`)"
+        }
+        Rule::relative_noise => "a noise level",
+        Rule::noise_kind => "`std` or `variance`",
+        Rule::design => "an initial design (`sobol`, `lhs`, `random`)",
+        Rule::assignment => "an assignment `x = value`",
+        Rule::time_unit => "a time unit (ms, s, min, h)",
+        _ => return None,
+    })
+}
+
+fn syntax_error(text: &str, stmt_start: usize, at: usize, err: &pest::error::Error<Rule>) -> Diagnostic {
+    let found = describe_token(text, at);
+    let token_len = token_len(text, at);
+    let span = Span::new(at, (at + token_len).min(text.len()));
+    // A statement that does not begin with a keyword: most likely a misspelt keyword.
+    if at == stmt_start {
+        let word = leading_word(&text[at..]);
+        if !word.is_empty() {
+            return Diagnostic::error(
+                "pde::unknown-statement",
+                Span::new(at, at + word.len()),
+                format!("unknown statement `{word}`"),
+            )
+            .with_label("a statement starts with a keyword")
+            .with_help(
+                suggestion(word, STATEMENT_KEYWORDS.iter().copied()).unwrap_or_else(|| {
+                    format!("statements start with one of: {}", STATEMENT_KEYWORDS.join(", "))
+                }),
+            );
+        }
+    }
+    let expected = match &err.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut words: Vec<&str> = positives.iter().filter_map(|r| user_words(*r)).collect();
+            words.dedup();
+            let mut seen = Vec::new();
+            words.retain(|w| {
+                let fresh = !seen.contains(w);
+                seen.push(*w);
+                fresh
+            });
+            words
+        }
+        pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        format!("unexpected {found}")
+    } else {
+        format!("expected {}, found {found}", join_or(&expected))
+    };
+    Diagnostic::error("pde::syntax", span, message).with_label(format!("unexpected {found}"))
+}
+
+fn join_or(words: &[&str]) -> String {
+    match words {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [init @ .., last] => format!("{} or {last}", init.join(", ")),
+    }
+}
+
+fn token_len(text: &str, at: usize) -> usize {
+    let rest = &text[at.min(text.len())..];
+    let word = leading_word(rest);
+    if !word.is_empty() {
+        word.len()
+    } else {
+        rest.chars().next().map_or(0, char::len_utf8)
+    }
+}
+
+fn describe_token(text: &str, at: usize) -> String {
+    let rest = &text[at.min(text.len())..];
+    match rest.chars().next() {
+        None => "end of file".into(),
+        Some('\n') | Some('\r') => "end of line".into(),
+        Some(_) => {
+            let word = leading_word(rest);
+            if word.is_empty() {
+                format!("`{}`", rest.chars().next().unwrap_or(' '))
+            } else {
+                format!("`{word}`")
+            }
+        }
+    }
+}
+
+/// Builds AST nodes from pest pairs, shifting spans by the statement's offset in the file.
+struct Builder<'e> {
+    base: usize,
+    errors: &'e mut Vec<Diagnostic>,
+}
+
+/// Inner pairs without keyword tokens, which carry no information beyond their rule.
+fn significant(pair: Pair<'_, Rule>) -> impl Iterator<Item = Pair<'_, Rule>> {
+    pair.into_inner().filter(|p| !is_keyword(p.as_rule()))
+}
+
+fn is_keyword(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::kw_var
+            | Rule::kw_field
+            | Rule::kw_fn
+            | Rule::kw_const
+            | Rule::kw_pde
+            | Rule::kw_constraint
+            | Rule::kw_subject_to
+            | Rule::kw_oracle
+            | Rule::kw_noise
+            | Rule::kw_budget
+            | Rule::kw_init
+            | Rule::kw_seed
+            | Rule::kw_method
+            | Rule::kw_optimum
+            | Rule::kw_problem
+            | Rule::kw_at
+            | Rule::kw_in
+    )
+}
+
+impl Builder<'_> {
+    fn span(&self, pair: &Pair<'_, Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.base + s.start(), self.base + s.end())
+    }
+
+    fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
+        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+    }
+
+    fn statement(mut self, pair: Pair<'_, Rule>) -> Option<Stmt> {
+        let inner = pair.into_inner().next()?;
+        let span = self.span(&inner);
+        let keyword = inner.clone().into_inner().next().map_or(span, |k| self.span(&k));
+        let rule = inner.as_rule();
+        let mut it = significant(inner.clone());
+        let kind = match rule {
+            Rule::var_decl => StmtKind::Var(it.map(|p| self.var_item(p)).collect()),
+            Rule::const_decl => {
+                let name = self.ident(it.next()?);
+                StmtKind::Const { name, value: self.expr(it.next()?) }
+            }
+            Rule::fn_decl => {
+                let name = self.ident(it.next()?);
+                let params = self.params(it.next()?);
+                StmtKind::Fn { name, params, body: self.expr(it.next()?) }
+            }
+            Rule::field_decl => {
+                let name = self.ident(it.next()?);
+                let params = self.params(it.next()?);
+                StmtKind::Field { name, params, definition: it.next().map(|p| self.expr(p)) }
+            }
+            Rule::pde_stmt => {
+                let lhs = self.expr(it.next()?);
+                StmtKind::Pde { lhs, rhs: self.expr(it.next()?) }
+            }
+            Rule::objective => {
+                let kw = inner.clone().into_inner().next()?;
+                let sense =
+                    if kw.as_rule() == Rule::kw_minimize { Sense::Minimize } else { Sense::Maximize };
+                let expr = inner.into_inner().nth(1)?;
+                StmtKind::Objective { sense, expr: self.expr(expr) }
+            }
+            Rule::constraint_stmt => {
+                let mut next = it.next()?;
+                let label = if next.as_rule() == Rule::label {
+                    let l = self.ident(next.into_inner().next()?);
+                    next = it.next()?;
+                    Some(l)
+                } else {
+                    None
+                };
+                let lhs = self.expr(next);
+                let cmp = match it.next()?.as_str() {
+                    "<=" | "≤" => Comparison::LessEq,
+                    _ => Comparison::GreaterEq,
+                };
+                StmtKind::Constraint { label, lhs, cmp, rhs: self.expr(it.next()?) }
+            }
+            Rule::optimum_stmt => StmtKind::Optimum(self.expr(it.next()?)),
+            Rule::budget_stmt => StmtKind::Budget(self.expr(it.next()?)),
+            Rule::seed_stmt => StmtKind::Seed(self.expr(it.next()?)),
+            Rule::init_stmt => {
+                let count = self.expr(it.next()?);
+                StmtKind::Init { count, design: it.next().map(|p| self.ident(p)) }
+            }
+            Rule::problem_stmt => StmtKind::Problem(self.string(it.next()?)),
+            Rule::noise_stmt => self.noise(it)?,
+            Rule::oracle_stmt => self.oracle(it.next()?)?,
+            Rule::method_stmt => {
+                let name = self.ident(it.next()?);
+                let items = it.next().map(|b| self.block(b)).unwrap_or_default();
+                StmtKind::Method { name, items }
+            }
+            _ => return None,
+        };
+        Some(Stmt { kind, keyword, span })
+    }
+
+    fn var_item(&mut self, pair: Pair<'_, Rule>) -> VarItem {
+        let mut it = significant(pair);
+        let name = self.ident(it.next().expect("grammar: var name"));
+        let mut next = it.next().expect("grammar: var bounds");
+        let size = if next.as_rule() == Rule::expr {
+            let e = self.expr(next);
+            next = it.next().expect("grammar: var bounds");
+            Some(e)
+        } else {
+            None
+        };
+        let bounds_span = self.span(&next);
+        let mut b = next.into_inner();
+        let lo = self.expr(b.next().expect("grammar: lower bound"));
+        let hi = self.expr(b.next().expect("grammar: upper bound"));
+        VarItem { name, size, lo, hi, bounds_span }
+    }
+
+    fn params(&self, pair: Pair<'_, Rule>) -> Vec<Ident> {
+        pair.into_inner().map(|p| self.ident(p)).collect()
+    }
+
+    fn string(&self, pair: Pair<'_, Rule>) -> String {
+        let raw = pair.into_inner().next().map_or("", |p| p.as_str());
+        unescape(raw)
+    }
+
+    fn noise<'a>(&mut self, it: impl Iterator<Item = Pair<'a, Rule>>) -> Option<StmtKind> {
+        let mut kind = None;
+        let mut level = None;
+        for p in it {
+            match p.as_rule() {
+                Rule::noise_kind => {
+                    kind = Some(if p.as_str() == "std" { NoiseKind::Std } else { NoiseKind::Variance })
+                }
+                Rule::relative_noise => {
+                    let pct = p.into_inner().next()?;
+                    level = Some(NoiseLevel::OfRange(self.percent(pct)));
+                }
+                _ => level = Some(NoiseLevel::Absolute(self.expr(p))),
+            }
+        }
+        Some(StmtKind::Noise { kind, level: level? })
+    }
+
+    fn oracle(&mut self, pair: Pair<'_, Rule>) -> Option<StmtKind> {
+        let rule = pair.as_rule();
+        let mut it = pair.into_inner();
+        Some(match rule {
+            Rule::oracle_fdm => {
+                StmtKind::Oracle { kind: OracleKind::Fdm, items: self.block(it.next()?) }
+            }
+            Rule::oracle_command => {
+                let s = it.next()?;
+                let template_span = self.span(&s);
+                let template = self.string(s);
+                let items = it.next().map(|b| self.block(b)).unwrap_or_default();
+                StmtKind::Oracle { kind: OracleKind::Command { template, template_span }, items }
+            }
+            _ => StmtKind::Oracle { kind: OracleKind::ClosedForm, items: Vec::new() },
+        })
+    }
+
+    fn block(&mut self, pair: Pair<'_, Rule>) -> Vec<BlockItem> {
+        pair.into_inner().filter_map(|p| self.block_item(p)).collect()
+    }
+
+    fn block_item(&mut self, pair: Pair<'_, Rule>) -> Option<BlockItem> {
+        let span = self.span(&pair);
+        match pair.as_rule() {
+            Rule::condition => {
+                let mut it = pair.into_inner();
+                let lhs = self.expr(it.next()?);
+                let rhs = self.expr(it.next()?);
+                let at = match it.next() {
+                    Some(clause) => significant(clause)
+                        .filter_map(|a| {
+                            let mut a = a.into_inner();
+                            let var = self.ident(a.next()?);
+                            Some((var, self.expr(a.next()?)))
+                        })
+                        .collect(),
+                    None => Vec::new(),
+                };
+                Some(BlockItem::Condition { lhs, rhs, at, span })
+            }
+            Rule::setting => {
+                let mut it = pair.into_inner();
+                let key = self.ident(it.next()?);
+                let v = it.next()?;
+                let value_span = self.span(&v);
+                let value = self.value(v)?;
+                Some(BlockItem::Setting(Setting { key, value, value_span }))
+            }
+            _ => None,
+        }
+    }
+
+    fn number(&mut self, pair: &Pair<'_, Rule>) -> f64 {
+        let text = pair.as_str();
+        match text.parse::<f64>() {
+            Ok(v) if v.is_finite() => v,
+            _ => {
+                self.errors.push(
+                    Diagnostic::error(
+                        "pde::number-out-of-range",
+                        self.span(pair),
+                        format!("the number `{text}` is too large for a 64-bit float"),
+                    )
+                    .with_label("not finite"),
+                );
+                f64::NAN
+            }
+        }
+    }
+
+    fn percent(&mut self, pair: Pair<'_, Rule>) -> f64 {
+        let n = pair.into_inner().next().expect("grammar: percent number");
+        self.number(&n) / 100.0
+    }
+
+    fn value(&mut self, pair: Pair<'_, Rule>) -> Option<Value> {
+        Some(match pair.as_rule() {
+            Rule::signed => Value::Number(self.number(&pair)),
+            Rule::percent => Value::Percent(self.percent(pair)),
+            Rule::string => Value::Str(self.string(pair)),
+            Rule::name => Value::Name(pair.as_str().to_string()),
+            Rule::list => Value::List(pair.into_inner().map(|p| self.number(&p)).collect()),
+            Rule::dims => Value::Dims(pair.into_inner().map(|p| self.number(&p)).collect()),
+            Rule::duration => {
+                let span = self.span(&pair);
+                let mut it = pair.into_inner();
+                let amount = self.number(&it.next()?);
+                let scale = match it.next()?.as_str() {
+                    "ms" => 1e-3,
+                    "s" | "sec" => 1.0,
+                    "min" => 60.0,
+                    _ => 3600.0,
+                };
+                match Duration::try_from_secs_f64(amount * scale) {
+                    Ok(d) => Value::Duration(d),
+                    Err(_) => {
+                        self.errors.push(
+                            Diagnostic::error("pde::bad-duration", span, "this duration is too long")
+                                .with_label("out of range"),
+                        );
+                        return None;
+                    }
+                }
+            }
+            _ => return None,
+        })
+    }
+
+    fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
+        let errors = std::cell::RefCell::new(&mut *self.errors);
+        let base = self.base;
+        expr_from(pair, base, &errors)
+    }
+}
+
+type Errors<'a, 'e> = std::cell::RefCell<&'a mut Vec<Diagnostic>>;
+
+fn shift(base: usize, s: pest::Span<'_>) -> Span {
+    Span::new(base + s.start(), base + s.end())
+}
+
+/// Expression pairs to AST with the Pratt parser (precedence lives in `PRATT`).
+fn expr_from(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr {
+    PRATT
+        .map_primary(|p| primary(p, base, errors))
+        .map_prefix(|op, rhs| {
+            let span = shift(base, op.as_span()).to(rhs.span);
+            let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Pos };
+            Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span }
+        })
+        .map_infix(|lhs, op, rhs| {
+            let span = lhs.span.to(rhs.span);
+            let op = match op.as_rule() {
+                Rule::add => BinaryOp::Add,
+                Rule::sub => BinaryOp::Sub,
+                Rule::mul => BinaryOp::Mul,
+                Rule::div => BinaryOp::Div,
+                _ => BinaryOp::Pow,
+            };
+            Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
+        })
+        .parse(pair.into_inner())
+}
+
+fn primary(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr {
+    let span = shift(base, pair.as_span());
+    let ident = |p: Pair<'_, Rule>| Ident { name: p.as_str().to_string(), span: shift(base, p.as_span()) };
+    let kind = match pair.as_rule() {
+        Rule::expr => return Expr { span, ..expr_from(pair, base, errors) },
+        Rule::number | Rule::percent => {
+            let is_percent = pair.as_rule() == Rule::percent;
+            let text = pair.as_str().trim_end_matches('%');
+            let mut value = text.parse::<f64>().unwrap_or(f64::INFINITY);
+            if !value.is_finite() {
+                errors.borrow_mut().push(
+                    Diagnostic::error(
+                        "pde::number-out-of-range",
+                        span,
+                        format!("the number `{text}` is too large for a 64-bit float"),
+                    )
+                    .with_label("not finite"),
+                );
+            }
+            if is_percent {
+                value /= 100.0;
+            }
+            ExprKind::Number(value)
+        }
+        Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+        Rule::indexed => {
+            let mut it = pair.into_inner();
+            let name = ident(it.next().expect("grammar: indexed name"));
+            let index = expr_from(it.next().expect("grammar: index"), base, errors);
+            ExprKind::Index { name, index: Box::new(index) }
+        }
+        Rule::call => {
+            let mut it = pair.into_inner();
+            let name = ident(it.next().expect("grammar: call name"));
+            let args = it
+                .map(|a| {
+                    if a.as_rule() == Rule::index_range {
+                        let aspan = shift(base, a.as_span());
+                        let mut r = significant(a);
+                        let binder = ident(r.next().expect("grammar: binder"));
+                        let lo = expr_from(r.next().expect("grammar: range lo"), base, errors);
+                        let hi = expr_from(r.next().expect("grammar: range hi"), base, errors);
+                        Arg::Range { binder, lo, hi, span: aspan }
+                    } else {
+                        Arg::Expr(expr_from(a, base, errors))
+                    }
+                })
+                .collect();
+            ExprKind::Call { name, args }
+        }
+        _ => ExprKind::Number(f64::NAN),
+    };
+    Expr { kind, span }
+}
+
+fn unescape(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            match chars.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(other) => out.push(other),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_ok(text: &str) -> File {
+        let (file, errors) = parse(&Source::new("t.pde", text));
+        assert!(errors.is_empty(), "unexpected errors: {errors:#?}");
+        file
+    }
+
+    fn objective(text: &str) -> Expr {
+        let file = parse_ok(&format!("minimize {text}"));
+        match &file.statements[0].kind {
+            StmtKind::Objective { expr, .. } => expr.clone(),
+            other => panic!("not an objective: {other:?}"),
+        }
+    }
+
+    fn sexpr(e: &Expr) -> String {
+        match &e.kind {
+            ExprKind::Number(v) => format!("{v}"),
+            ExprKind::Name(n) => n.clone(),
+            ExprKind::Index { name, index } => format!("{}[{}]", name.name, sexpr(index)),
+            ExprKind::Call { name, args } => {
+                let args: Vec<String> = args
+                    .iter()
+                    .map(|a| match a {
+                        Arg::Expr(e) => sexpr(e),
+                        Arg::Range { binder, lo, hi, .. } => {
+                            format!("{} in {}..{}", binder.name, sexpr(lo), sexpr(hi))
+                        }
+                    })
+                    .collect();
+                format!("{}({})", name.name, args.join(" "))
+            }
+            ExprKind::Unary(UnaryOp::Neg, e) => format!("(neg {})", sexpr(e)),
+            ExprKind::Unary(UnaryOp::Pos, e) => format!("(pos {})", sexpr(e)),
+            ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sexpr(a), sexpr(b)),
+        }
+    }
+
+    #[test]
+    fn precedence_and_associativity() {
+        assert_eq!(sexpr(&objective("-2^2")), "(neg (Pow 2 2))");
+        assert_eq!(sexpr(&objective("2^3^2")), "(Pow 2 (Pow 3 2))");
+        assert_eq!(sexpr(&objective("1 - 2 - 3")), "(Sub (Sub 1 2) 3)");
+        assert_eq!(sexpr(&objective("1 + 2 * 3 / 4")), "(Add 1 (Div (Mul 2 3) 4))");
+        assert_eq!(sexpr(&objective("x^-2")), "(Pow x (neg 2))");
+        assert_eq!(sexpr(&objective("sum(i in 1..10, x[i]) * 5%")), "(Mul sum(i in 1..10 x[i]) 0.05)");
+        assert_eq!(sexpr(&objective("1.5e-3 + .5")), "(Add 0.0015 0.5)");
+    }
+
+    #[test]
+    fn multi_line_expressions_and_statements_without_separators() {
+        let file = parse_ok("var x in [0, 1]\nfn r(x) = 2*x\n  + 1\nminimize r(x) # c\nbudget 10, init 3 sobol\n");
+        assert_eq!(file.statements.len(), 5);
+    }
+
+    #[test]
+    fn reports_every_syntax_error() {
+        let src = Source::new("t.pde", "var x in [0, 1\nminimize x +\nbudget 10\nseed )\n");
+        let (file, errors) = parse(&src);
+        assert_eq!(errors.len(), 3, "{errors:#?}");
+        // `budget 10` still parsed between the errors.
+        assert!(file.statements.iter().any(|s| matches!(s.kind, StmtKind::Budget(_))));
+    }
+
+    #[test]
+    fn settings_values() {
+        let file = parse_ok(
+            "oracle command \"sim {x}\" { timeout 10 min, output json }\n\
+             method pinn-bo { width 100 depth 3, lr 1e-3, activation tanh, grid 17 x 9, times [0.5, 1] }",
+        );
+        let StmtKind::Method { items, .. } = &file.statements[1].kind else { panic!() };
+        let values: Vec<&Value> = items
+            .iter()
+            .map(|i| match i {
+                BlockItem::Setting(s) => &s.value,
+                BlockItem::Condition { .. } => panic!("not a setting"),
+            })
+            .collect();
+        assert_eq!(
+            values,
+            [
+                &Value::Number(100.0),
+                &Value::Number(3.0),
+                &Value::Number(1e-3),
+                &Value::Name("tanh".into()),
+                &Value::Dims(vec![17.0, 9.0]),
+                &Value::List(vec![0.5, 1.0])
+            ]
+        );
+        let StmtKind::Oracle { items, .. } = &file.statements[0].kind else { panic!() };
+        assert!(matches!(&items[0], BlockItem::Setting(Setting { value: Value::Duration(d), .. }) if d.as_secs() == 600));
+    }
+}
