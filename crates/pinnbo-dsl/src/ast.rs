@@ -169,4 +169,6 @@ pub struct Stmt {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct File {
     pub statements: Vec<Stmt>,
+    /// Names whose declaring statement failed to parse.
+    pub failed_declarations: Vec<Ident>,
 }

@@ -30,6 +30,8 @@ static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
 
 /// Parses a whole file. Returns the statements that parsed and a diagnostic per syntax error.
 pub fn parse(source: &Source) -> (File, Vec<Diagnostic>) {
+    // Collect the literal tokens expected at an error, for "expected `]`"-style messages.
+    pest::set_error_detail(true);
     let text = source.text();
     let mut file = File::default();
     let mut errors = Vec::new();
@@ -39,20 +41,75 @@ pub fn parse(source: &Source) -> (File, Vec<Diagnostic>) {
             Ok(mut pairs) => {
                 let pair = pairs.next().expect("pest returns the statement pair");
                 let end = pos + pair.as_span().end();
-                let builder = Builder { base: pos, errors: &mut errors };
-                if let Some(stmt) = builder.statement(pair) {
-                    file.statements.push(stmt);
-                }
+                let body = pair.into_inner().next().expect("grammar: statement body");
+                push_statement(&mut file, &mut errors, pos, body);
                 pos = skip_trivia(text, end.max(pos + 1));
             }
             Err(err) => {
                 let at = pos + error_offset(&err);
+                // A complete statement followed by something that does not start one (a
+                // misspelt keyword, a stray token): keep the statement, report what follows.
+                if let Some((body, end)) = complete_statement(text, pos, at) {
+                    push_statement(&mut file, &mut errors, pos, body);
+                    errors.push(after_statement_error(text, end, &err));
+                    pos = resync(text, end, end);
+                    continue;
+                }
                 errors.push(syntax_error(text, pos, at, &err));
+                if let Some(name) = declared_name(text, pos) {
+                    file.failed_declarations.push(name);
+                }
                 pos = resync(text, pos, at);
             }
         }
     }
     (file, errors)
+}
+
+/// The name a declaration statement that failed to parse was declaring, if it got that far:
+/// the checker stays quiet about its uses instead of calling them unknown.
+fn declared_name(text: &str, stmt_start: usize) -> Option<Ident> {
+    let rest = &text[stmt_start..];
+    let keyword = leading_word(rest);
+    if !matches!(keyword, "var" | "const" | "fn" | "field") {
+        return None;
+    }
+    let after = stmt_start + keyword.len();
+    let start = skip_trivia(text, after);
+    let name = leading_word(&text[start..]);
+    let valid = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
+    valid.then(|| Ident { name: name.to_string(), span: Span::new(start, start + name.len()) })
+}
+
+fn push_statement(file: &mut File, errors: &mut Vec<Diagnostic>, base: usize, body: Pair<'_, Rule>) {
+    let builder = Builder { base, errors };
+    if let Some(stmt) = builder.statement(body) {
+        file.statements.push(stmt);
+    }
+}
+
+/// The statement at `pos` if it parses completely and ends right where the error is.
+fn complete_statement(text: &str, pos: usize, error_at: usize) -> Option<(Pair<'_, Rule>, usize)> {
+    let pair = PdeParser::parse(Rule::statement_body, &text[pos..]).ok()?.next()?;
+    let end = skip_trivia(text, pos + pair.as_span().end());
+    (end == error_at).then_some((pair, end))
+}
+
+/// What follows a complete statement but does not begin a new one.
+fn after_statement_error(text: &str, at: usize, err: &pest::error::Error<Rule>) -> Diagnostic {
+    let word = leading_word(&text[at..]);
+    if word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+        return unknown_statement(word, at);
+    }
+    syntax_error(text, usize::MAX, at, err)
+}
+
+fn unknown_statement(word: &str, at: usize) -> Diagnostic {
+    Diagnostic::error("pde::unknown-statement", Span::new(at, at + word.len()), format!("unknown statement `{word}`"))
+        .with_label("a statement starts with a keyword")
+        .with_help(suggestion(word, STATEMENT_KEYWORDS.iter().copied()).unwrap_or_else(|| {
+            format!("statements start with one of: {}", STATEMENT_KEYWORDS.join(", "))
+        }))
 }
 
 fn error_offset(err: &pest::error::Error<Rule>) -> usize {
@@ -123,6 +180,7 @@ fn user_words(rule: Rule) -> Option<&'static str> {
     Some(match rule {
         Rule::EOI => "end of file",
         Rule::statement => "a statement (`var`, `field`, `pde`, `minimize`, ...)",
+        Rule::statement_keyword => "a new statement",
         Rule::expr | Rule::number | Rule::percent | Rule::call | Rule::indexed => "an expression",
         Rule::ident => "a name",
         Rule::name => "a name",
@@ -160,39 +218,86 @@ fn syntax_error(text: &str, stmt_start: usize, at: usize, err: &pest::error::Err
     if at == stmt_start {
         let word = leading_word(&text[at..]);
         if !word.is_empty() {
-            return Diagnostic::error(
-                "pde::unknown-statement",
-                Span::new(at, at + word.len()),
-                format!("unknown statement `{word}`"),
-            )
-            .with_label("a statement starts with a keyword")
-            .with_help(
-                suggestion(word, STATEMENT_KEYWORDS.iter().copied()).unwrap_or_else(|| {
-                    format!("statements start with one of: {}", STATEMENT_KEYWORDS.join(", "))
-                }),
-            );
+            return unknown_statement(word, at);
         }
     }
-    let expected = match &err.variant {
+    if let Some(d) = lexical_hint(text, at, span) {
+        return d;
+    }
+    let mut expected: Vec<&str> = match &err.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut words: Vec<&str> = positives.iter().filter_map(|r| user_words(*r)).collect();
-            words.dedup();
-            let mut seen = Vec::new();
-            words.retain(|w| {
-                let fresh = !seen.contains(w);
-                seen.push(*w);
-                fresh
-            });
-            words
+            positives.iter().filter_map(|r| user_words(*r)).collect()
         }
         pest::error::ErrorVariant::CustomError { .. } => Vec::new(),
     };
+    // Literal tokens (`]`, `)`, `=`) are not rules: pest reports them separately.
+    if let Some(attempts) = err.parse_attempts() {
+        for token in attempts.expected_tokens() {
+            if let Some(word) = token_words(&token.to_string()) {
+                expected.push(word);
+            }
+        }
+    }
+    let mut seen = Vec::new();
+    expected.retain(|w| {
+        let fresh = !seen.contains(w);
+        seen.push(*w);
+        fresh
+    });
+    // Alternatives that are almost never what was meant: `x(` (a call), `x[` (an index),
+    // `i in` (a sum's range) after a name; the end of file where a statement could follow.
+    if expected.len() > 1 {
+        expected.retain(|w| !matches!(*w, "`(`" | "`[`" | "`in`" | "end of file"));
+    }
+    if expected.contains(&"an expression") {
+        expected.retain(|w| *w != "a name");
+    }
+    // Operators are always possible after a complete operand; list them last.
+    expected.sort_by_key(|w| (*w == "an operator", *w == "a new statement"));
     let message = if expected.is_empty() {
         format!("unexpected {found}")
     } else {
         format!("expected {}, found {found}", join_or(&expected))
     };
     Diagnostic::error("pde::syntax", span, message).with_label(format!("unexpected {found}"))
+}
+
+/// How a literal token is named in "expected ..." messages.
+fn token_words(token: &str) -> Option<&'static str> {
+    Some(match token {
+        ")" => "`)`",
+        "]" => "`]`",
+        "}" => "`}`",
+        "(" => "`(`",
+        "[" => "`[`",
+        "{" => "`{`",
+        "," => "`,`",
+        "=" => "`=`",
+        ":" => "`:`",
+        ".." => "`..`",
+        "\"" => "`\"`",
+        _ => return None,
+    })
+}
+
+/// Messages for mistakes best recognized from the characters themselves.
+fn lexical_hint(text: &str, at: usize, span: Span) -> Option<Diagnostic> {
+    let rest = &text[at..];
+    let before = text[..at].chars().next_back();
+    if rest.starts_with('.') && before.is_some_and(|c| c.is_ascii_digit()) {
+        return Some(
+            Diagnostic::error("pde::malformed-number", span, "malformed number: a second decimal point")
+                .with_label("unexpected `.`"),
+        );
+    }
+    if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
+        return Some(
+            Diagnostic::error("pde::unterminated-string", span, "unterminated string")
+                .with_label("this string is never closed")
+                .with_help("close it with `\"` on the same line"),
+        );
+    }
+    None
 }
 
 fn join_or(words: &[&str]) -> String {
@@ -441,21 +546,7 @@ impl Builder<'_> {
     }
 
     fn number(&mut self, pair: &Pair<'_, Rule>) -> f64 {
-        let text = pair.as_str();
-        match text.parse::<f64>() {
-            Ok(v) if v.is_finite() => v,
-            _ => {
-                self.errors.push(
-                    Diagnostic::error(
-                        "pde::number-out-of-range",
-                        self.span(pair),
-                        format!("the number `{text}` is too large for a 64-bit float"),
-                    )
-                    .with_label("not finite"),
-                );
-                f64::NAN
-            }
-        }
+        number_value(pair.as_str(), self.span(pair), self.errors)
     }
 
     fn percent(&mut self, pair: Pair<'_, Rule>) -> f64 {
@@ -505,6 +596,25 @@ impl Builder<'_> {
 
 type Errors<'a, 'e> = std::cell::RefCell<&'a mut Vec<Diagnostic>>;
 
+/// A numeric literal's value. One too large for f64 is reported and becomes NaN, which the
+/// checker recognizes as already reported.
+fn number_value(text: &str, span: Span, errors: &mut Vec<Diagnostic>) -> f64 {
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => v,
+        _ => {
+            errors.push(
+                Diagnostic::error(
+                    "pde::number-out-of-range",
+                    span,
+                    format!("the number `{text}` is too large for a 64-bit float"),
+                )
+                .with_label("not finite"),
+            );
+            f64::NAN
+        }
+    }
+}
+
 fn shift(base: usize, s: pest::Span<'_>) -> Span {
     Span::new(base + s.start(), base + s.end())
 }
@@ -538,23 +648,9 @@ fn primary(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr {
     let kind = match pair.as_rule() {
         Rule::expr => return Expr { span, ..expr_from(pair, base, errors) },
         Rule::number | Rule::percent => {
-            let is_percent = pair.as_rule() == Rule::percent;
+            let scale = if pair.as_rule() == Rule::percent { 0.01 } else { 1.0 };
             let text = pair.as_str().trim_end_matches('%');
-            let mut value = text.parse::<f64>().unwrap_or(f64::INFINITY);
-            if !value.is_finite() {
-                errors.borrow_mut().push(
-                    Diagnostic::error(
-                        "pde::number-out-of-range",
-                        span,
-                        format!("the number `{text}` is too large for a 64-bit float"),
-                    )
-                    .with_label("not finite"),
-                );
-            }
-            if is_percent {
-                value /= 100.0;
-            }
-            ExprKind::Number(value)
+            ExprKind::Number(number_value(text, span, &mut errors.borrow_mut()) * scale)
         }
         Rule::ident => ExprKind::Name(pair.as_str().to_string()),
         Rule::indexed => {

@@ -50,6 +50,8 @@ pub(crate) struct Checker {
     fields: Vec<Field>,
     /// Terms unrolled by indexed sums so far, to bound the work of nested sums.
     pub sum_terms: i64,
+    /// Fields whose definition had an error (not reported again as lacking one).
+    pub broken_definitions: Vec<FieldId>,
 }
 
 impl Checker {
@@ -102,7 +104,12 @@ impl Checker {
             self.poison(name);
             return false;
         }
-        if let Some((_, first)) = self.decls.get(n) {
+        if let Some((prior, first)) = self.decls.get(n) {
+            if *prior == Declared::Poisoned {
+                self.decls.insert(n.to_string(), (what, name.span));
+                self.order.push(n.to_string());
+                return true;
+            }
             let first = *first;
             self.error(
                 Diagnostic::error("pde::duplicate-declaration", name.span, format!("`{n}` is declared twice"))
@@ -130,7 +137,8 @@ impl Checker {
     /// A constant expression's value, reporting non-finite results.
     fn constant(&mut self, e: &ast::Expr, what: &str) -> Option<f64> {
         let v = eval_const(&self.lower(Allow::CONST, e)?)?;
-        if !v.is_finite() {
+        // A NaN literal is the parser's stand-in for a number it already reported.
+        if !v.is_finite() && !contains_nan_literal(e) {
             let text = self.source.slice(e.span).to_string();
             self.error(
                 Diagnostic::error("pde::non-finite", e.span, format!("{what} `{text}` is not finite ({v})"))
@@ -138,7 +146,7 @@ impl Checker {
             );
             return None;
         }
-        Some(v)
+        v.is_finite().then_some(v)
     }
 
     /// A constant non-negative integer.
@@ -156,6 +164,20 @@ impl Checker {
             return None;
         }
         Some(v as u64)
+    }
+}
+
+fn contains_nan_literal(e: &ast::Expr) -> bool {
+    match &e.kind {
+        ast::ExprKind::Number(v) => v.is_nan(),
+        ast::ExprKind::Name(_) => false,
+        ast::ExprKind::Index { index, .. } => contains_nan_literal(index),
+        ast::ExprKind::Call { args, .. } => args.iter().any(|a| match a {
+            ast::Arg::Expr(x) => contains_nan_literal(x),
+            ast::Arg::Range { lo, hi, .. } => contains_nan_literal(lo) || contains_nan_literal(hi),
+        }),
+        ast::ExprKind::Unary(_, a) => contains_nan_literal(a),
+        ast::ExprKind::Binary(_, a, b) => contains_nan_literal(a) || contains_nan_literal(b),
     }
 }
 
@@ -196,7 +218,11 @@ pub(crate) fn check(
         coords: Vec::new(),
         fields: Vec::new(),
         sum_terms: 0,
+        broken_definitions: Vec::new(),
     };
+    for name in &file.failed_declarations {
+        cx.poison(name);
+    }
     declarations(&mut cx, file);
     let mut seen = Seen::default();
     let mut problem = Partial::default();
@@ -276,6 +302,8 @@ pub(crate) struct Partial {
     seed: Option<u64>,
     pub oracle_stmt: Option<usize>,
     method_stmt: Option<usize>,
+    /// Pde statements that had errors: checks that need the pdes stay quiet about them.
+    pub failed_pdes: usize,
 }
 
 /// First pass: constants, variables, functions and fields, in file order.
@@ -343,6 +371,7 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
         }
     }
     for (id, def) in definitions {
+        cx.broken_definitions.push(id);
         if let Some(e) = cx.lower(Allow::KNOWN, def) {
             let args = cx.fields[id].args.clone();
             let mut stray = None;
@@ -366,6 +395,7 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
                 );
             } else {
                 cx.fields[id].definition = Some(e);
+                cx.broken_definitions.pop();
             }
         }
     }
@@ -483,7 +513,10 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         StmtKind::Pde { lhs, rhs } => {
             let l = cx.lower(Allow::PDE, lhs);
             let r = cx.lower(Allow::PDE, rhs);
-            let (Some(lhs), Some(rhs)) = (l, r) else { return };
+            let (Some(lhs), Some(rhs)) = (l, r) else {
+                p.failed_pdes += 1;
+                return;
+            };
             if lhs.fields().is_empty() && rhs.fields().is_empty() {
                 cx.error(
                     Diagnostic::error("pde::pde-without-field", stmt.span, "this pde does not mention any field")

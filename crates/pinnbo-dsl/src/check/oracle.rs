@@ -61,7 +61,8 @@ fn unknown_fields(cx: &Checker, objective: &Objective, constraints: &[Constraint
     let exprs = std::iter::once(&objective.expr).chain(constraints.iter().map(|c| &c.expr));
     for e in exprs {
         for f in e.fields() {
-            if cx.fields[f].definition.is_none() && !out.contains(&f) {
+            let unknown = cx.fields[f].definition.is_none() && !cx.broken_definitions.contains(&f);
+            if unknown && !out.contains(&f) {
                 out.push(f);
             }
         }
@@ -103,6 +104,9 @@ fn fdm(cx: &mut Checker, p: &Partial, objective: &Objective, items: &[BlockItem]
         return None;
     }
     let pdes: Vec<&Pde> = p.pdes.iter().filter(|pde| pde.residual().fields().contains(&field)).collect();
+    if pdes.is_empty() && p.failed_pdes > 0 {
+        return None;
+    }
     if pdes.is_empty() {
         cx.diags.push(
             Diagnostic::error("pde::oracle-mismatch", span, format!("an fdm oracle needs a pde for `{fname}`"))
@@ -116,14 +120,17 @@ fn fdm(cx: &mut Checker, p: &Partial, objective: &Objective, items: &[BlockItem]
         args.iter().map(|&c| pdes.iter().map(|pde| pde.residual().order_in(c)).max().unwrap_or(0)).collect();
     check_resolution(cx, &settings, &orders, items, span);
     let mut conditions = Vec::new();
+    let mut failed = false;
     for item in items {
         if let BlockItem::Condition { lhs, rhs, at, span } = item {
-            if let Some(bc) = condition(cx, field, lhs, rhs, at, *span) {
-                conditions.push(bc);
+            match condition(cx, field, lhs, rhs, at, *span) {
+                Some(bc) => conditions.push(bc),
+                None => failed = true,
             }
         }
     }
-    let complete = count_conditions(cx, &fname, &args, &orders, &conditions, span);
+    // Counting faces after a malformed condition would report it a second time.
+    let complete = !failed && count_conditions(cx, &fname, &args, &orders, &conditions, span);
     complete.then_some(FdmOracle { field, conditions, settings, span })
 }
 

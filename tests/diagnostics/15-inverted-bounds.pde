@@ -1,0 +1,2 @@
+var x in [1, 0]
+minimize x

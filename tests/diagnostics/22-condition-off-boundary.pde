@@ -1,0 +1,8 @@
+var x in [0, 1]
+field w(x)
+pde dxx(w) = 1
+minimize w
+oracle fdm {
+  w = 0 at x = 0
+  w = 0 at x = 0.5
+}

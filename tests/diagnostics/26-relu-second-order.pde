@@ -1,0 +1,6 @@
+var x in [0, 1]
+field w(x)
+pde dxx(w) = 1
+minimize w
+oracle fdm { w = 0 at x = 0; w = 0 at x = 1 }
+method pinn-bo { activation relu }

@@ -1,0 +1,2 @@
+var x[5] in [-1, 1]
+minimize x^2

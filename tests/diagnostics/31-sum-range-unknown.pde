@@ -1,0 +1,2 @@
+var x in [0, 1]
+minimize x + sum(i, i^2)

@@ -1,0 +1,2 @@
+var x in [0, 1e999]
+minimize x
