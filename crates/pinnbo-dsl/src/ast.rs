@@ -28,6 +28,23 @@ pub enum BinaryOp {
 pub struct Expr {
     pub kind: ExprKind,
     pub span: Span,
+    /// Height of the tree below and including this node (the parser bounds it).
+    pub depth: u32,
+}
+
+impl Expr {
+    pub fn leaf(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span, depth: 1 }
+    }
+
+    /// Stands in for an expression the parser rejected (and reported): a NaN literal.
+    pub fn placeholder(span: Span) -> Expr {
+        Expr::leaf(ExprKind::Number(f64::NAN), span)
+    }
+
+    pub fn is_placeholder(&self) -> bool {
+        matches!(self.kind, ExprKind::Number(v) if v.is_nan())
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

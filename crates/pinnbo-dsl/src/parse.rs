@@ -7,6 +7,7 @@ use crate::source::{Source, Span};
 use pest::iterators::Pair;
 use pest::pratt_parser::{Assoc, Op, PrattParser};
 use pest::Parser;
+use std::cell::RefCell;
 use std::sync::LazyLock;
 use std::time::Duration;
 
@@ -35,6 +36,9 @@ pub fn parse(source: &Source) -> (File, Vec<Diagnostic>) {
     let text = source.text();
     let mut file = File::default();
     let mut errors = Vec::new();
+    if let Some(d) = check_nesting(text) {
+        return (file, vec![d]);
+    }
     let mut pos = skip_trivia(text, 0);
     while pos < text.len() {
         match PdeParser::parse(Rule::statement, &text[pos..]) {
@@ -79,6 +83,45 @@ fn declared_name(text: &str, stmt_start: usize) -> Option<Ident> {
     let name = leading_word(&text[start..]);
     let valid = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
     valid.then(|| Ident { name: name.to_string(), span: Span::new(start, start + name.len()) })
+}
+
+/// Brackets may nest at most this deep; the recursive-descent parser needs a bound.
+pub const MAX_NESTING: usize = 64;
+/// Operators in one (unparenthesized) expression.
+pub const MAX_OPERATORS: usize = 1000;
+/// Depth of an expression tree; every later pass over expressions is recursive.
+pub const MAX_DEPTH: u32 = 256;
+
+/// Finds brackets nested deeper than [`MAX_NESTING`], skipping comments and strings.
+fn check_nesting(text: &str) -> Option<Diagnostic> {
+    let mut depth = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => while chars.next_if(|(_, c)| *c != '\n').is_some() {},
+            '/' if chars.peek().is_some_and(|(_, c)| *c == '/') => {
+                while chars.next_if(|(_, c)| *c != '\n').is_some() {}
+            }
+            '"' => while chars.next_if(|(_, c)| *c != '"' && *c != '\n').is_some() {},
+            '(' | '[' | '{' => {
+                depth += 1;
+                if depth > MAX_NESTING {
+                    return Some(
+                        Diagnostic::error(
+                            "pde::too-deep",
+                            Span::new(i, i + 1),
+                            format!("brackets nested more than {MAX_NESTING} deep"),
+                        )
+                        .with_label("too deep")
+                        .with_help("split the expression with `fn` definitions"),
+                    );
+                }
+            }
+            ')' | ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 fn push_statement(file: &mut File, errors: &mut Vec<Diagnostic>, base: usize, body: Pair<'_, Rule>) {
@@ -588,13 +631,43 @@ impl Builder<'_> {
     }
 
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        let errors = std::cell::RefCell::new(&mut *self.errors);
-        let base = self.base;
-        expr_from(pair, base, &errors)
+        let cx = ExprCx { base: self.base, errors: RefCell::new(&mut *self.errors) };
+        expr_from(pair, &cx)
     }
 }
 
-type Errors<'a, 'e> = std::cell::RefCell<&'a mut Vec<Diagnostic>>;
+/// What building expressions needs: the statement's offset and the error list.
+struct ExprCx<'a> {
+    base: usize,
+    errors: RefCell<&'a mut Vec<Diagnostic>>,
+}
+
+impl ExprCx<'_> {
+    fn error(&self, d: Diagnostic) {
+        self.errors.borrow_mut().push(d);
+    }
+
+    /// A node over children of height `below`, unless it would make the tree deeper than
+    /// [`MAX_DEPTH`]: then a placeholder leaf, reported once, so the tree stays shallow. The
+    /// placeholder records an over-limit depth so that its ancestors are cut off silently.
+    fn node(&self, kind: ExprKind, span: Span, below: u32) -> Expr {
+        if below >= MAX_DEPTH {
+            if below == MAX_DEPTH {
+                self.error(
+                    Diagnostic::error(
+                        "pde::too-deep",
+                        span,
+                        format!("expression nested more than {MAX_DEPTH} levels deep"),
+                    )
+                    .with_label("too deep")
+                    .with_help("split it with `fn` definitions or `sum(...)`"),
+                );
+            }
+            return Expr { depth: MAX_DEPTH + 1, ..Expr::placeholder(span) };
+        }
+        Expr { kind, span, depth: below + 1 }
+    }
+}
 
 /// A numeric literal's value. One too large for f64 is reported and becomes NaN, which the
 /// checker recognizes as already reported.
@@ -620,13 +693,28 @@ fn shift(base: usize, s: pest::Span<'_>) -> Span {
 }
 
 /// Expression pairs to AST with the Pratt parser (precedence lives in `PRATT`).
-fn expr_from(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr {
+fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
+    let span = shift(cx.base, pair.as_span());
+    let operators = pair.clone().into_inner().filter(|p| is_operator(p.as_rule())).count();
+    if operators > MAX_OPERATORS {
+        cx.error(
+            Diagnostic::error(
+                "pde::too-long",
+                span,
+                format!("expression with {operators} operators; at most {MAX_OPERATORS} are allowed"),
+            )
+            .with_label("too long")
+            .with_help("use `sum(...)` for long sums"),
+        );
+        return Expr::placeholder(span);
+    }
     PRATT
-        .map_primary(|p| primary(p, base, errors))
+        .map_primary(|p| primary(p, cx))
         .map_prefix(|op, rhs| {
-            let span = shift(base, op.as_span()).to(rhs.span);
+            let span = shift(cx.base, op.as_span()).to(rhs.span);
             let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Pos };
-            Expr { kind: ExprKind::Unary(op, Box::new(rhs)), span }
+            let below = rhs.depth;
+            cx.node(ExprKind::Unary(op, Box::new(rhs)), span, below)
         })
         .map_infix(|lhs, op, rhs| {
             let span = lhs.span.to(rhs.span);
@@ -637,50 +725,65 @@ fn expr_from(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr
                 Rule::div => BinaryOp::Div,
                 _ => BinaryOp::Pow,
             };
-            Expr { kind: ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span }
+            let below = lhs.depth.max(rhs.depth);
+            cx.node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span, below)
         })
         .parse(pair.into_inner())
 }
 
-fn primary(pair: Pair<'_, Rule>, base: usize, errors: &Errors<'_, '_>) -> Expr {
+fn is_operator(rule: Rule) -> bool {
+    matches!(rule, Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::pow | Rule::neg | Rule::pos)
+}
+
+fn primary(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
+    let base = cx.base;
     let span = shift(base, pair.as_span());
     let ident = |p: Pair<'_, Rule>| Ident { name: p.as_str().to_string(), span: shift(base, p.as_span()) };
-    let kind = match pair.as_rule() {
-        Rule::expr => return Expr { span, ..expr_from(pair, base, errors) },
+    match pair.as_rule() {
+        Rule::expr => Expr { span, ..expr_from(pair, cx) },
         Rule::number | Rule::percent => {
             let scale = if pair.as_rule() == Rule::percent { 0.01 } else { 1.0 };
             let text = pair.as_str().trim_end_matches('%');
-            ExprKind::Number(number_value(text, span, &mut errors.borrow_mut()) * scale)
+            let value = number_value(text, span, &mut cx.errors.borrow_mut()) * scale;
+            Expr::leaf(ExprKind::Number(value), span)
         }
-        Rule::ident => ExprKind::Name(pair.as_str().to_string()),
+        Rule::ident => Expr::leaf(ExprKind::Name(pair.as_str().to_string()), span),
         Rule::indexed => {
             let mut it = pair.into_inner();
             let name = ident(it.next().expect("grammar: indexed name"));
-            let index = expr_from(it.next().expect("grammar: index"), base, errors);
-            ExprKind::Index { name, index: Box::new(index) }
+            let index = expr_from(it.next().expect("grammar: index"), cx);
+            let below = index.depth;
+            cx.node(ExprKind::Index { name, index: Box::new(index) }, span, below)
         }
         Rule::call => {
             let mut it = pair.into_inner();
             let name = ident(it.next().expect("grammar: call name"));
-            let args = it
+            let args: Vec<Arg> = it
                 .map(|a| {
                     if a.as_rule() == Rule::index_range {
                         let aspan = shift(base, a.as_span());
                         let mut r = significant(a);
                         let binder = ident(r.next().expect("grammar: binder"));
-                        let lo = expr_from(r.next().expect("grammar: range lo"), base, errors);
-                        let hi = expr_from(r.next().expect("grammar: range hi"), base, errors);
+                        let lo = expr_from(r.next().expect("grammar: range lo"), cx);
+                        let hi = expr_from(r.next().expect("grammar: range hi"), cx);
                         Arg::Range { binder, lo, hi, span: aspan }
                     } else {
-                        Arg::Expr(expr_from(a, base, errors))
+                        Arg::Expr(expr_from(a, cx))
                     }
                 })
                 .collect();
-            ExprKind::Call { name, args }
+            let below = args
+                .iter()
+                .map(|a| match a {
+                    Arg::Expr(e) => e.depth,
+                    Arg::Range { lo, hi, .. } => lo.depth.max(hi.depth),
+                })
+                .max()
+                .unwrap_or(0);
+            cx.node(ExprKind::Call { name, args }, span, below)
         }
-        _ => ExprKind::Number(f64::NAN),
-    };
-    Expr { kind, span }
+        _ => Expr::placeholder(span),
+    }
 }
 
 fn unescape(raw: &str) -> String {

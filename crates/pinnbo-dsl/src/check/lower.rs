@@ -476,7 +476,7 @@ impl<'a> Lowerer<'a> {
                 let hi = self.const_int(hi, "a range bound")?;
                 (binder.clone(), lo, hi, body)
             }
-            [Arg::Expr(ast::Expr { kind: ExprKind::Name(b), span: bspan }), Arg::Expr(body)] => {
+            [Arg::Expr(ast::Expr { kind: ExprKind::Name(b), span: bspan, .. }), Arg::Expr(body)] => {
                 let binder = Ident { name: b.clone(), span: *bspan };
                 let n = self.infer_range(&binder, body)?;
                 (binder, 1, n as i64, body)
