@@ -7,7 +7,10 @@ use pinnbo_dsl::{compile, Source, Style};
 fn every_malformed_input_renders_its_diagnostics() {
     insta::glob!("diagnostics/*.pde", |path| {
         let text = std::fs::read_to_string(path).expect("readable test input");
-        let name = format!("diagnostics/{}", path.file_name().and_then(|n| n.to_str()).unwrap_or("?"));
+        let name = format!(
+            "diagnostics/{}",
+            path.file_name().and_then(|n| n.to_str()).unwrap_or("?")
+        );
         let failed = compile(&Source::new(name, text)).expect_err("every input here is invalid");
         assert!(failed.error_count() > 0);
         insta::assert_snapshot!(failed.render(Style::Plain));

@@ -13,13 +13,18 @@ fn problem(text: &str) -> Problem {
 
 /// The objective of `var x in [-10, 10], y in [-10, 10]; minimize <expr>`, compiled.
 fn objective(expr: &str) -> Compiled {
-    let p = problem(&format!("var x in [-10, 10], y in [-10, 10]\nminimize {expr}"));
+    let p = problem(&format!(
+        "var x in [-10, 10], y in [-10, 10]\nminimize {expr}"
+    ));
     p.closed_form_objective().expect("closed form")
 }
 
+type Unary = fn(f64) -> f64;
+type Binary = fn(f64, f64) -> f64;
+
 #[test]
 fn every_builtin_matches_rust() {
-    let unary: [(&str, fn(f64) -> f64); 13] = [
+    let unary: [(&str, Unary); 13] = [
         ("sin", f64::sin),
         ("cos", f64::cos),
         ("tan", f64::tan),
@@ -47,14 +52,19 @@ fn every_builtin_matches_rust() {
             }
         }
     }
-    let binary: [(&str, fn(f64, f64) -> f64); 4] =
-        [("atan2", f64::atan2), ("min", f64::min), ("max", f64::max), ("pow", f64::powf)];
+    let binary: [(&str, Binary); 4] = [
+        ("atan2", f64::atan2),
+        ("min", f64::min),
+        ("max", f64::max),
+        ("pow", f64::powf),
+    ];
     for (name, f) in binary {
         let c = objective(&format!("{name}(x, y)"));
         for (x, y) in [(0.3, 1.7), (-2.0, 0.5), (1.5, -0.25), (2.0, 3.0)] {
             let got = c.eval(&[x, y]);
             let expected = f(x, y);
-            let same = (got.is_nan() && expected.is_nan()) || (got - expected).abs() <= 1e-15 * expected.abs().max(1.0);
+            let same = (got.is_nan() && expected.is_nan())
+                || (got - expected).abs() <= 1e-15 * expected.abs().max(1.0);
             assert!(same, "{name}({x}, {y}): {got} vs {expected}");
         }
     }
@@ -81,7 +91,13 @@ fn precedence_and_associativity() {
 
 #[test]
 fn domain_errors_give_nan_not_panics() {
-    for expr in ["sqrt(x - 5)", "log(x - 3)", "log(0 * x)", "asin(x)", "(x - 3)^0.5 * (y - 5)^0.5"] {
+    for expr in [
+        "sqrt(x - 5)",
+        "log(x - 3)",
+        "log(0 * x)",
+        "asin(x)",
+        "(x - 3)^0.5 * (y - 5)^0.5",
+    ] {
         assert!(objective(expr).eval(&[3.0, 2.0]).is_nan(), "{expr}");
     }
     assert!(objective("1 / (x - 3)").eval(&[3.0, 2.0]).is_infinite());
@@ -96,7 +112,10 @@ fn indexed_sums_equal_hand_expanded_sums() {
         "var a in [0, 3], b in [0, 3], c in [0, 3], d in [0, 3]\n\
          minimize 1*sin(a)^4 + 2*sin(b)^4 + 3*sin(c)^4 + 4*sin(d)^4 + b*a + c*b + a^2 + b^2 + c^2 + d^2",
     );
-    let (s, e) = (summed.closed_form_objective().unwrap(), expanded.closed_form_objective().unwrap());
+    let (s, e) = (
+        summed.closed_form_objective().unwrap(),
+        expanded.closed_form_objective().unwrap(),
+    );
     for pt in [[0.1, 0.7, 1.3, 2.9], [2.5, 0.0, 1.0, 0.4]] {
         assert_relative_eq!(s.eval(&pt), e.eval(&pt), max_relative = 1e-14);
     }
@@ -106,10 +125,12 @@ fn indexed_sums_equal_hand_expanded_sums() {
 fn batches_match_single_points_serial_and_parallel() {
     let c = objective("sin(3*x)*exp(-y^2) + x^3/(1 + y^2) - max(x, y)");
     let n = 100_003; // above the parallel threshold, not a multiple of the chunk size
-    let points: Vec<f64> = (0..n).flat_map(|i| {
-        let t = i as f64 / n as f64;
-        [20.0 * t - 10.0, (37.0 * t).sin() * 10.0]
-    }).collect();
+    let points: Vec<f64> = (0..n)
+        .flat_map(|i| {
+            let t = i as f64 / n as f64;
+            [20.0 * t - 10.0, (37.0 * t).sin() * 10.0]
+        })
+        .collect();
     let mut out = vec![0.0; n];
     c.eval_batch(&points, &mut out);
     for i in (0..n).step_by(997).chain([n - 1]) {

@@ -6,12 +6,82 @@ use pinnbo_dsl::{compile, Source, Style};
 use proptest::prelude::*;
 
 const TOKENS: &[&str] = &[
-    "var", "field", "fn", "const", "pde", "minimize", "maximize", "subject to", "oracle", "fdm",
-    "command", "noise", "budget", "init", "seed", "method", "optimum", "at", "in", "x", "y", "u",
-    "w", "x[1]", "x[i]", "i", "sum", "d", "dxx", "grad", "div", "laplacian", "dot", "sin", "exp",
-    "pi", "e", "0", "1", "2.5", "1e-3", "1e999", "5%", "(", ")", "[", "]", "{", "}", ",", ";", "=",
-    "<=", ">=", "+", "-", "*", "/", "^", "**", "..", ":", "\"", "\"./sim {x}\"", "#", "\n", " ",
-    "pinn-bo", "neural-bo", "grid 9 x 9", "points 9", "10 min", "of range", "variance", "é", "∑",
+    "var",
+    "field",
+    "fn",
+    "const",
+    "pde",
+    "minimize",
+    "maximize",
+    "subject to",
+    "oracle",
+    "fdm",
+    "command",
+    "noise",
+    "budget",
+    "init",
+    "seed",
+    "method",
+    "optimum",
+    "at",
+    "in",
+    "x",
+    "y",
+    "u",
+    "w",
+    "x[1]",
+    "x[i]",
+    "i",
+    "sum",
+    "d",
+    "dxx",
+    "grad",
+    "div",
+    "laplacian",
+    "dot",
+    "sin",
+    "exp",
+    "pi",
+    "e",
+    "0",
+    "1",
+    "2.5",
+    "1e-3",
+    "1e999",
+    "5%",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ";",
+    "=",
+    "<=",
+    ">=",
+    "+",
+    "-",
+    "*",
+    "/",
+    "^",
+    "**",
+    "..",
+    ":",
+    "\"",
+    "\"./sim {x}\"",
+    "#",
+    "\n",
+    " ",
+    "pinn-bo",
+    "neural-bo",
+    "grid 9 x 9",
+    "points 9",
+    "10 min",
+    "of range",
+    "variance",
+    "é",
+    "∑",
 ];
 
 fn shipped_problems() -> Vec<String> {
@@ -26,17 +96,26 @@ fn shipped_problems() -> Vec<String> {
 
 /// 300 inputs per property by default; `PROPTEST_CASES` raises it for long runs.
 fn cases() -> u32 {
-    std::env::var("PROPTEST_CASES").ok().and_then(|v| v.parse().ok()).unwrap_or(300)
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(300)
 }
 
 /// Compiles and checks the invariants every outcome must satisfy.
 fn assert_well_behaved(text: &str) {
     let source = Source::new("fuzz.pde", text.to_string());
     if let Err(failed) = compile(&source) {
-        assert!(failed.error_count() > 0, "a failure carries at least one error");
+        assert!(
+            failed.error_count() > 0,
+            "a failure carries at least one error"
+        );
         for d in &failed.diagnostics {
             for span in std::iter::once(d.span).chain(d.related.iter().map(|(s, _)| *s)) {
-                assert!(span.start <= span.end && span.end <= text.len(), "span {span:?} outside input");
+                assert!(
+                    span.start <= span.end && span.end <= text.len(),
+                    "span {span:?} outside input"
+                );
                 assert!(text.is_char_boundary(span.start) && text.is_char_boundary(span.end));
             }
             assert!(!d.message.is_empty());
@@ -61,7 +140,8 @@ enum Mutation {
 fn mutation() -> impl Strategy<Value = Mutation> {
     prop_oneof![
         (any::<usize>(), 1..12usize).prop_map(|(at, len)| Mutation::Delete { at, len }),
-        (any::<usize>(), prop::sample::select(TOKENS)).prop_map(|(at, token)| Mutation::Insert { at, token }),
+        (any::<usize>(), prop::sample::select(TOKENS))
+            .prop_map(|(at, token)| Mutation::Insert { at, token }),
         (any::<usize>(), any::<usize>()).prop_map(|(a, b)| Mutation::Swap { a, b }),
         any::<usize>().prop_map(|at| Mutation::DuplicateLine { at }),
     ]
@@ -135,12 +215,22 @@ proptest! {
 /// Inputs built to exhaust a recursive parser or checker.
 #[test]
 fn pathological_nesting_and_length_are_diagnosed_not_fatal() {
-    let deep_parens = format!("var x in [0, 1]\nminimize {}x{}", "(".repeat(100_000), ")".repeat(100_000));
+    let deep_parens = format!(
+        "var x in [0, 1]\nminimize {}x{}",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
     let long_chain = format!("var x in [0, 1]\nminimize x{}", " + x".repeat(200_000));
     let prefix_chain = format!("var x in [0, 1]\nminimize {}x", "-".repeat(100_000));
     let power_tower = format!("var x in [0, 1]\nminimize x{}", "^x".repeat(100_000));
     let huge_sum = "var x[3] in [0, 1]\nminimize sum(i in 1..1000000000, i) + sum(j in 1..3, sum(k in 1..90000, k))";
-    for text in [deep_parens, long_chain, prefix_chain, power_tower, huge_sum.to_string()] {
+    for text in [
+        deep_parens,
+        long_chain,
+        prefix_chain,
+        power_tower,
+        huge_sum.to_string(),
+    ] {
         assert_well_behaved(&text);
     }
 }

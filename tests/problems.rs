@@ -21,7 +21,9 @@ fn point(p: &pinnbo_dsl::Problem, k: u64) -> Vec<f64> {
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let mut z = k.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add((i as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9));
+            let mut z = k
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .wrapping_add((i as u64).wrapping_mul(0xBF58_476D_1CE4_E5B9));
             z = (z ^ (z >> 31)).wrapping_mul(0x94D0_49BB_1331_11EB);
             let t = 0.05 + 0.9 * ((z >> 11) as f64 / (1u64 << 53) as f64);
             c.lo + t * (c.hi - c.lo)
@@ -32,12 +34,20 @@ fn point(p: &pinnbo_dsl::Problem, k: u64) -> Vec<f64> {
 #[test]
 fn all_problems_check_and_closed_forms_satisfy_their_pdes() {
     let files = problems();
-    assert!(files.len() >= 21, "expected the papers' 21 problems, found {}", files.len());
+    assert!(
+        files.len() >= 21,
+        "expected the papers' 21 problems, found {}",
+        files.len()
+    );
     let mut checked_pdes = 0;
     for file in files {
-        let problem = load(&file).unwrap_or_else(|e| panic!("{}: {e}", file.display())).problem;
+        let problem = load(&file)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
+            .problem;
         for pde in &problem.pdes {
-            let Ok(residual) = problem.closed_form(&pde.residual()) else { continue };
+            let Ok(residual) = problem.closed_form(&pde.residual()) else {
+                continue;
+            };
             let scale = problem.closed_form(&pde.rhs).ok();
             for k in 0..20 {
                 let x = point(&problem, k);
@@ -47,7 +57,11 @@ fn all_problems_check_and_closed_forms_satisfy_their_pdes() {
                 if !r.is_finite() {
                     continue;
                 }
-                assert!(r.abs() <= 1e-8 * size, "{}: residual {r} at {x:?}", file.display());
+                assert!(
+                    r.abs() <= 1e-8 * size,
+                    "{}: residual {r} at {x:?}",
+                    file.display()
+                );
             }
             checked_pdes += 1;
         }
@@ -68,7 +82,9 @@ fn the_thesis_printed_pdes_do_not_hold() {
          pde sum(i, h(i, x[i]) * d(f, x[i])) - f = 0\nminimize f",
     ];
     for text in printed {
-        let p = compile(&Source::new("printed.pde", text)).expect("valid").problem;
+        let p = compile(&Source::new("printed.pde", text))
+            .expect("valid")
+            .problem;
         let r = p.closed_form(&p.pdes[0].residual()).unwrap();
         assert!(r.eval(&[1.1, 1.7, 2.3]).abs() > 1e-3, "{text}");
     }

@@ -11,7 +11,10 @@ pub fn run(files: &[PathBuf], quiet: bool, style: Style) -> ExitCode {
         match pinnbo_dsl::load(path) {
             Ok(checked) => {
                 if !checked.warnings.is_empty() {
-                    eprint!("{}", pinnbo_dsl::render(&checked.problem.source, &checked.warnings, style));
+                    eprint!(
+                        "{}",
+                        pinnbo_dsl::render(&checked.problem.source, &checked.warnings, style)
+                    );
                 }
                 if !quiet {
                     println!("ok: {}", summary(&checked.problem));

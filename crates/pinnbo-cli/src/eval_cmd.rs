@@ -34,7 +34,10 @@ pub fn run(path: &Path, at: &[Assignment], json: bool, style: Style) -> ExitCode
                 eprintln!("warning: {w}");
             }
             if json {
-                println!("{}", serde_json::to_string_pretty(&report.to_json(&problem, &x)).unwrap_or_default());
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report.to_json(&problem, &x)).unwrap_or_default()
+                );
             } else {
                 print!("{}", report.to_text(&problem, &x));
             }
@@ -58,39 +61,65 @@ fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>, String> {
     let coord = |name: &str| p.coords.iter().position(|c| c.name == name);
     let elements = |name: &str| -> Vec<usize> {
         let prefix = format!("{name}[");
-        (0..p.dim()).filter(|&i| p.coords[i].name.starts_with(&prefix)).collect()
+        (0..p.dim())
+            .filter(|&i| p.coords[i].name.starts_with(&prefix))
+            .collect()
     };
     for a in at {
         let targets: Vec<usize> = match a.index {
             Some(k) => coord(&format!("{}[{k}]", a.name)).into_iter().collect(),
-            None => coord(&a.name).map(|c| vec![c]).unwrap_or_else(|| elements(&a.name)),
+            None => coord(&a.name)
+                .map(|c| vec![c])
+                .unwrap_or_else(|| elements(&a.name)),
         };
         if targets.is_empty() {
-            let mut names: Vec<&str> = p.coords.iter().map(|c| c.name.split('[').next().unwrap_or("")).collect();
+            let mut names: Vec<&str> = p
+                .coords
+                .iter()
+                .map(|c| c.name.split('[').next().unwrap_or(""))
+                .collect();
             names.dedup();
             let shown = match a.index {
                 Some(k) => format!("{}[{k}]", a.name),
                 None => a.name.clone(),
             };
-            let hint = suggestion(&a.name, names.iter().copied()).map(|s| format!("; {s}")).unwrap_or_default();
+            let hint = suggestion(&a.name, names.iter().copied())
+                .map(|s| format!("; {s}"))
+                .unwrap_or_default();
             return Err(format!("`{shown}` is not a variable of {}{hint}", p.name));
         }
         match &a.value {
             Assigned::Scalar(v) => targets.iter().for_each(|&t| x[t] = Some(*v)),
             Assigned::List(vs) => {
                 if vs.len() != targets.len() {
-                    return Err(format!("`{}` has {} elements, but {} values were given", a.name, targets.len(), vs.len()));
+                    return Err(format!(
+                        "`{}` has {} elements, but {} values were given",
+                        a.name,
+                        targets.len(),
+                        vs.len()
+                    ));
                 }
                 targets.iter().zip(vs).for_each(|(&t, v)| x[t] = Some(*v));
             }
         }
     }
-    let missing: Vec<&str> =
-        x.iter().zip(&p.coords).filter(|(v, _)| v.is_none()).map(|(_, c)| c.name.as_str()).collect();
+    let missing: Vec<&str> = x
+        .iter()
+        .zip(&p.coords)
+        .filter(|(v, _)| v.is_none())
+        .map(|(_, c)| c.name.as_str())
+        .collect();
     if !missing.is_empty() {
         let shown: Vec<&str> = missing.iter().take(5).copied().collect();
-        let more = if missing.len() > 5 { format!(" and {} more", missing.len() - 5) } else { String::new() };
-        return Err(format!("--at gives no value for {}{more}", shown.join(", ")));
+        let more = if missing.len() > 5 {
+            format!(" and {} more", missing.len() - 5)
+        } else {
+            String::new()
+        };
+        return Err(format!(
+            "--at gives no value for {}{more}",
+            shown.join(", ")
+        ));
     }
     Ok(x.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
 }
@@ -100,7 +129,12 @@ fn out_of_bounds(p: &Problem, x: &[f64]) -> Vec<String> {
         .iter()
         .zip(x)
         .filter(|(c, v)| **v < c.lo || **v > c.hi)
-        .map(|(c, v)| format!("{} = {v} is outside its bounds [{}, {}]", c.name, c.lo, c.hi))
+        .map(|(c, v)| {
+            format!(
+                "{} = {v} is outside its bounds [{}, {}]",
+                c.name, c.lo, c.hi
+            )
+        })
         .collect()
 }
 
@@ -122,7 +156,9 @@ fn evaluate(p: &Problem, x: &[f64]) -> Result<Report, String> {
     })?;
     let mut constraints = Vec::new();
     for c in &p.constraints {
-        let f = p.closed_form(&c.expr).map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
+        let f = p
+            .closed_form(&c.expr)
+            .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
         constraints.push((c.name.clone(), f.eval(x)));
     }
     let pdes = p
@@ -134,21 +170,37 @@ fn evaluate(p: &Problem, x: &[f64]) -> Result<Report, String> {
             residual: p.closed_form(&pde.residual()).ok().map(|f| f.eval(x)),
         })
         .collect();
-    Ok(Report { objective: objective.eval(x), constraints, pdes })
+    Ok(Report {
+        objective: objective.eval(x),
+        constraints,
+        pdes,
+    })
 }
 
 impl Report {
     fn all_finite(&self) -> bool {
         self.objective.is_finite()
             && self.constraints.iter().all(|(_, v)| v.is_finite())
-            && self.pdes.iter().all(|t| t.rhs.is_none_or(f64::is_finite) && t.residual.is_none_or(f64::is_finite))
+            && self
+                .pdes
+                .iter()
+                .all(|t| t.rhs.is_none_or(f64::is_finite) && t.residual.is_none_or(f64::is_finite))
     }
 
     fn to_text(&self, p: &Problem, x: &[f64]) -> String {
         let mut out = String::new();
-        let point: Vec<String> = p.coords.iter().zip(x).map(|(c, v)| format!("{} = {v}", c.name)).collect();
+        let point: Vec<String> = p
+            .coords
+            .iter()
+            .zip(x)
+            .map(|(c, v)| format!("{} = {v}", c.name))
+            .collect();
         out += &format!("point      {}\n", point.join(", "));
-        let sense = if p.objective.sense == Sense::Minimize { "minimize" } else { "maximize" };
+        let sense = if p.objective.sense == Sense::Minimize {
+            "minimize"
+        } else {
+            "maximize"
+        };
         out += &format!("objective  {} ({sense})\n", self.objective);
         for (name, v) in &self.constraints {
             let status = if *v <= 0.0 { "satisfied" } else { "violated" };
@@ -168,8 +220,12 @@ impl Report {
     }
 
     fn to_json(&self, p: &Problem, x: &[f64]) -> serde_json::Value {
-        let point: serde_json::Map<String, serde_json::Value> =
-            p.coords.iter().zip(x).map(|(c, v)| (c.name.clone(), json!(v))).collect();
+        let point: serde_json::Map<String, serde_json::Value> = p
+            .coords
+            .iter()
+            .zip(x)
+            .map(|(c, v)| (c.name.clone(), json!(v)))
+            .collect();
         json!({
             "problem": p.name,
             "point": point,

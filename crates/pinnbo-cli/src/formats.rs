@@ -26,7 +26,10 @@ impl FormatError {
     /// Renders with the input as the "source", underlining the offending column.
     pub fn render(&self, style: pinnbo_dsl::Style) -> String {
         let source = Source::new(self.flag, self.input.clone());
-        let len = self.input[self.offset..].chars().next().map_or(0, char::len_utf8);
+        let len = self.input[self.offset..]
+            .chars()
+            .next()
+            .map_or(0, char::len_utf8);
         let diag = Diagnostic::error(
             "pinnbo::bad-flag",
             Span::new(self.offset, self.offset + len),
@@ -69,7 +72,9 @@ pub struct Assignment {
 
 type Res<'a, T> = IResult<&'a str, T>;
 
-fn ws<'a, T>(p: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>) -> impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>> {
+fn ws<'a, T>(
+    p: impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>>,
+) -> impl Parser<&'a str, Output = T, Error = nom::error::Error<&'a str>> {
     delimited(multispace0, p, multispace0)
 }
 
@@ -82,26 +87,42 @@ fn ident(i: &str) -> Res<'_, &str> {
 }
 
 fn assignment(i: &str) -> Res<'_, Assignment> {
-    let index = delimited(char('['), map_res(ws(digit1), str::parse::<usize>), char(']'));
-    let list = delimited(ws(char('[')), separated_list1(char(','), ws(double)), cut(ws(char(']'))));
+    let index = delimited(
+        char('['),
+        map_res(ws(digit1), str::parse::<usize>),
+        char(']'),
+    );
+    let list = delimited(
+        ws(char('[')),
+        separated_list1(char(','), ws(double)),
+        cut(ws(char(']'))),
+    );
     let value = alt((map(list, Assigned::List), map(ws(double), Assigned::Scalar)));
-    map((ws(ident), opt(index), cut(ws(char('='))), cut(value)), |(name, index, _, value)| Assignment {
-        name: name.to_string(),
-        index,
-        value,
-    })
+    map(
+        (ws(ident), opt(index), cut(ws(char('='))), cut(value)),
+        |(name, index, _, value)| Assignment {
+            name: name.to_string(),
+            index,
+            value,
+        },
+    )
     .parse(i)
 }
 
 /// Parses `--at`: comma-separated assignments.
 pub fn point(input: &str) -> Result<Vec<Assignment>, FormatError> {
-    run("--at", input, separated_list1(char(','), assignment), |rest| {
-        if rest.trim_start().starts_with('=') || rest.trim_start().is_empty() {
-            "a number or a list `[a, b, ...]`"
-        } else {
-            "`name=value`, separated by commas"
-        }
-    })
+    run(
+        "--at",
+        input,
+        separated_list1(char(','), assignment),
+        |rest| {
+            if rest.trim_start().starts_with('=') || rest.trim_start().is_empty() {
+                "a number or a list `[a, b, ...]`"
+            } else {
+                "`name=value`, separated by commas"
+            }
+        },
+    )
 }
 
 /// Parses a duration: `250ms`, `30s`, `10 min`, `2h`, `1h30m`.
@@ -114,7 +135,9 @@ pub fn duration(input: &str) -> Result<Duration, FormatError> {
     ));
     let part = map((ws(double), cut(unit)), |(v, scale): (f64, f64)| v * scale);
     let total = map(many1(part), |parts: Vec<f64>| parts.iter().sum::<f64>());
-    let secs = run("duration", input, total, |_| "a number followed by a unit (ms, s, min, h)")?;
+    let secs = run("duration", input, total, |_| {
+        "a number followed by a unit (ms, s, min, h)"
+    })?;
     Duration::try_from_secs_f64(secs).map_err(|_| FormatError {
         flag: "duration",
         input: input.to_string(),
@@ -126,7 +149,9 @@ pub fn duration(input: &str) -> Result<Duration, FormatError> {
 /// Parses a percentage `5%` into the fraction 0.05.
 pub fn percentage(input: &str) -> Result<f64, FormatError> {
     let pct = map(terminated(ws(double), cut(char('%'))), |v| v / 100.0);
-    run("percentage", input, preceded(multispace0, pct), |_| "a number followed by `%`")
+    run("percentage", input, preceded(multispace0, pct), |_| {
+        "a number followed by `%`"
+    })
 }
 
 /// Runs a parser over the whole input, turning a failure into a [`FormatError`].
@@ -161,7 +186,14 @@ mod tests {
     fn point_lists() {
         let p = point("x=0.3, y = -1e-2,z[2]=5,w=[1, 2,3]").unwrap();
         assert_eq!(p.len(), 4);
-        assert_eq!(p[0], Assignment { name: "x".into(), index: None, value: Assigned::Scalar(0.3) });
+        assert_eq!(
+            p[0],
+            Assignment {
+                name: "x".into(),
+                index: None,
+                value: Assigned::Scalar(0.3)
+            }
+        );
         assert_eq!(p[1].value, Assigned::Scalar(-0.01));
         assert_eq!(p[2].index, Some(2));
         assert_eq!(p[3].value, Assigned::List(vec![1.0, 2.0, 3.0]));
@@ -174,7 +206,10 @@ mod tests {
         assert_eq!(e.expected, "a number or a list `[a, b, ...]`");
         let e = point("x=0.3;y=1").unwrap_err();
         assert_eq!(e.offset, 5);
-        assert_eq!(e.to_string(), "invalid --at `x=0.3;y=1`: expected `name=value`, separated by commas at column 6");
+        assert_eq!(
+            e.to_string(),
+            "invalid --at `x=0.3;y=1`: expected `name=value`, separated by commas at column 6"
+        );
         assert!(point("x=[1,2").is_err());
     }
 
@@ -193,6 +228,9 @@ mod tests {
     fn percentages() {
         assert_eq!(percentage("5%").unwrap(), 0.05);
         assert_eq!(percentage(" 12.5 %").unwrap(), 0.125);
-        assert_eq!(percentage("5").unwrap_err().expected, "a number followed by `%`");
+        assert_eq!(
+            percentage("5").unwrap_err().expected,
+            "a number followed by `%`"
+        );
     }
 }

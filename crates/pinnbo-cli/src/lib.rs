@@ -59,7 +59,8 @@ fn parse_point(s: &str) -> Result<PointArg, String> {
 
 /// How diagnostics are drawn on this terminal.
 pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
-    let color = !no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal();
+    let color =
+        !no_color && std::env::var_os("NO_COLOR").is_none() && std::io::stderr().is_terminal();
     if color {
         pinnbo_dsl::Style::Color
     } else {

@@ -34,7 +34,11 @@ pub struct Expr {
 
 impl Expr {
     pub fn leaf(kind: ExprKind, span: Span) -> Expr {
-        Expr { kind, span, depth: 1 }
+        Expr {
+            kind,
+            span,
+            depth: 1,
+        }
     }
 
     /// Stands in for an expression the parser rejected (and reported): a NaN literal.
@@ -52,9 +56,15 @@ pub enum ExprKind {
     Number(f64),
     Name(String),
     /// `x[i]`
-    Index { name: Ident, index: Box<Expr> },
+    Index {
+        name: Ident,
+        index: Box<Expr>,
+    },
     /// `f(a, b)`: a built-in, a user function, a field at a point, or an operator.
-    Call { name: Ident, args: Vec<Arg> },
+    Call {
+        name: Ident,
+        args: Vec<Arg>,
+    },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
 }
@@ -63,7 +73,12 @@ pub enum ExprKind {
 pub enum Arg {
     Expr(Expr),
     /// `i in lo..hi`, the binder of an indexed sum.
-    Range { binder: Ident, lo: Expr, hi: Expr, span: Span },
+    Range {
+        binder: Ident,
+        lo: Expr,
+        hi: Expr,
+        span: Span,
+    },
 }
 
 impl Arg {
@@ -113,12 +128,20 @@ pub enum NoiseLevel {
 pub enum OracleKind {
     ClosedForm,
     Fdm,
-    Command { template: String, template_span: Span },
+    Command {
+        template: String,
+        template_span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum BlockItem {
-    Condition { lhs: Expr, rhs: Expr, at: Vec<(Ident, Expr)>, span: Span },
+    Condition {
+        lhs: Expr,
+        rhs: Expr,
+        at: Vec<(Ident, Expr)>,
+        span: Span,
+    },
     Setting(Setting),
 }
 
@@ -158,19 +181,53 @@ impl Value {
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Var(Vec<VarItem>),
-    Const { name: Ident, value: Expr },
-    Fn { name: Ident, params: Vec<Ident>, body: Expr },
-    Field { name: Ident, params: Vec<Ident>, definition: Option<Expr> },
-    Pde { lhs: Expr, rhs: Expr },
-    Objective { sense: Sense, expr: Expr },
-    Constraint { label: Option<Ident>, lhs: Expr, cmp: Comparison, rhs: Expr },
+    Const {
+        name: Ident,
+        value: Expr,
+    },
+    Fn {
+        name: Ident,
+        params: Vec<Ident>,
+        body: Expr,
+    },
+    Field {
+        name: Ident,
+        params: Vec<Ident>,
+        definition: Option<Expr>,
+    },
+    Pde {
+        lhs: Expr,
+        rhs: Expr,
+    },
+    Objective {
+        sense: Sense,
+        expr: Expr,
+    },
+    Constraint {
+        label: Option<Ident>,
+        lhs: Expr,
+        cmp: Comparison,
+        rhs: Expr,
+    },
     Optimum(Expr),
-    Oracle { kind: OracleKind, items: Vec<BlockItem> },
-    Noise { kind: Option<NoiseKind>, level: NoiseLevel },
+    Oracle {
+        kind: OracleKind,
+        items: Vec<BlockItem>,
+    },
+    Noise {
+        kind: Option<NoiseKind>,
+        level: NoiseLevel,
+    },
     Budget(Expr),
-    Init { count: Expr, design: Option<Ident> },
+    Init {
+        count: Expr,
+        design: Option<Ident>,
+    },
     Seed(Expr),
-    Method { name: Ident, items: Vec<BlockItem> },
+    Method {
+        name: Ident,
+        items: Vec<BlockItem>,
+    },
     Problem(String),
 }
 

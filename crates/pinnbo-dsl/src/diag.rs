@@ -41,7 +41,10 @@ impl Diagnostic {
     }
 
     pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Diagnostic::error(code, span, message) }
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, span, message)
+        }
     }
 
     pub fn with_label(mut self, label: impl Into<String>) -> Self {
@@ -103,7 +106,10 @@ impl miette::Diagnostic for Located<'_> {
     }
 
     fn help<'b>(&'b self) -> Option<Box<dyn fmt::Display + 'b>> {
-        self.diag.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.diag
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -146,7 +152,10 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
         if i > 0 {
             out.push('\n');
         }
-        let located = Located { diag, source: named.clone() };
+        let located = Located {
+            diag,
+            source: named.clone(),
+        };
         // Writing into a String cannot fail.
         let _ = handler.render_report(&mut out, &located);
     }
@@ -154,7 +163,10 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
 }
 
 /// The closest candidate to a misspelt name, if one is close enough to be a plausible typo.
-pub fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     // One edit per three characters; one- and two-letter names are too short to guess at.
     let len = name.chars().count();
     if len < 3 {
@@ -181,8 +193,14 @@ mod tests {
 
     #[test]
     fn suggests_near_misses_only() {
-        assert_eq!(did_you_mean("laplacain", ["laplacian", "grad"]), Some("laplacian"));
-        assert_eq!(did_you_mean("minimise", ["minimize", "maximize"]), Some("minimize"));
+        assert_eq!(
+            did_you_mean("laplacain", ["laplacian", "grad"]),
+            Some("laplacian")
+        );
+        assert_eq!(
+            did_you_mean("minimise", ["minimize", "maximize"]),
+            Some("minimize")
+        );
         assert_eq!(did_you_mean("q", ["x", "y"]), None);
         assert_eq!(did_you_mean("temperature", ["x", "y"]), None);
     }

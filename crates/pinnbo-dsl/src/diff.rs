@@ -92,7 +92,10 @@ fn power_derivative(a: &Expr, b: &Expr, wrt: CoordId) -> Expr {
     }
     let db = derivative(b, wrt);
     let pow = Expr::binary(BinaryOp::Pow, a.clone(), b.clone());
-    let inner = add(mul(db, call(Builtin::Log, vec![a.clone()])), div(mul(b.clone(), da), a.clone()));
+    let inner = add(
+        mul(db, call(Builtin::Log, vec![a.clone()])),
+        div(mul(b.clone(), da), a.clone()),
+    );
     mul(pow, inner)
 }
 
@@ -111,7 +114,10 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
                 BinaryOp::Add => add(da, db),
                 BinaryOp::Sub => sub(da, db),
                 BinaryOp::Mul => add(mul(da, b.clone()), mul(a, db)),
-                BinaryOp::Div => div(sub(mul(da, b.clone()), mul(a, db)), Expr::binary(BinaryOp::Pow, b, c(2.0))),
+                BinaryOp::Div => div(
+                    sub(mul(da, b.clone()), mul(a, db)),
+                    Expr::binary(BinaryOp::Pow, b, c(2.0)),
+                ),
                 BinaryOp::Pow => power_derivative(&a, &b, wrt),
             }
         }
@@ -136,14 +142,21 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
                 Builtin::Atan2 => {
                     let (y, x) = (a, args[1].clone());
                     let dx = derivative(&x, wrt);
-                    div(sub(mul(x.clone(), da), mul(y.clone(), dx)), add(sq(x), sq(y)))
+                    div(
+                        sub(mul(x.clone(), da), mul(y.clone(), dx)),
+                        add(sq(x), sq(y)),
+                    )
                 }
                 // min(a, b) = (a + b - |a - b|) / 2 and max(a, b) = (a + b + |a - b|) / 2.
                 Builtin::Min | Builtin::Max => {
                     let b = args[1].clone();
                     let spread = call(Builtin::Abs, vec![sub(a.clone(), b.clone())]);
                     let sum = add(a, b);
-                    let form = if *f == Builtin::Min { sub(sum, spread) } else { add(sum, spread) };
+                    let form = if *f == Builtin::Min {
+                        sub(sum, spread)
+                    } else {
+                        add(sum, spread)
+                    };
                     derivative(&div(form, c(2.0)), wrt)
                 }
                 Builtin::Pow => power_derivative(&a, &args[1], wrt),

@@ -79,7 +79,11 @@ pub struct Compiled {
 impl Compiled {
     /// Compiles `expr` for points of `dim` coordinates. Constant subtrees are folded.
     pub fn new(expr: &Expr, dim: usize) -> Result<Compiled, CompileError> {
-        let mut c = Compiled { code: Vec::new(), registers: 1, dim };
+        let mut c = Compiled {
+            code: Vec::new(),
+            registers: 1,
+            dim,
+        };
         c.emit(expr, 0)?;
         Ok(c)
     }
@@ -87,7 +91,12 @@ impl Compiled {
     /// Emits code leaving the value of `e` in register `r`; registers above `r` are scratch.
     fn emit(&mut self, e: &Expr, r: Reg) -> Result<(), CompileError> {
         self.registers = self.registers.max(r as usize + 1);
-        let constant = !e.any(|n| !matches!(n, Expr::Const(_) | Expr::Neg(_) | Expr::Binary(..) | Expr::Call(..)));
+        let constant = !e.any(|n| {
+            !matches!(
+                n,
+                Expr::Const(_) | Expr::Neg(_) | Expr::Binary(..) | Expr::Call(..)
+            )
+        });
         if constant {
             if let Some(v) = eval_const(e) {
                 self.code.push(Instr::Const(r, v));
@@ -156,7 +165,11 @@ impl Compiled {
     /// Evaluates at `out.len()` points stored row-major in `points` (`out.len() * dim` values).
     /// Large batches run in parallel.
     pub fn eval_batch(&self, points: &[f64], out: &mut [f64]) {
-        assert_eq!(points.len(), out.len() * self.dim, "points must hold out.len() rows of dim values");
+        assert_eq!(
+            points.len(),
+            out.len() * self.dim,
+            "points must hold out.len() rows of dim values"
+        );
         if out.len() >= PARALLEL_MIN {
             let rows = PARALLEL_MIN / 4;
             out.par_chunks_mut(rows).enumerate().for_each(|(i, chunk)| {
@@ -198,12 +211,17 @@ impl Compiled {
                         BinaryOp::Sub => dst.iter_mut().zip(src).for_each(|(d, s)| *d -= *s),
                         BinaryOp::Mul => dst.iter_mut().zip(src).for_each(|(d, s)| *d *= *s),
                         BinaryOp::Div => dst.iter_mut().zip(src).for_each(|(d, s)| *d /= *s),
-                        BinaryOp::Pow => dst.iter_mut().zip(src).for_each(|(d, s)| *d = power(*d, *s)),
+                        BinaryOp::Pow => dst
+                            .iter_mut()
+                            .zip(src)
+                            .for_each(|(d, s)| *d = power(*d, *s)),
                     }
                 }
                 Instr::Call2(f, a, b) => {
                     let (dst, src) = two_lanes(regs, a, b, n);
-                    dst.iter_mut().zip(src).for_each(|(d, s)| *d = f.apply2(*d, *s));
+                    dst.iter_mut()
+                        .zip(src)
+                        .for_each(|(d, s)| *d = f.apply2(*d, *s));
                 }
             }
         }
@@ -219,7 +237,10 @@ fn lane(regs: &mut [f64], r: Reg, n: usize) -> &mut [f64] {
 fn two_lanes(regs: &mut [f64], a: Reg, b: Reg, n: usize) -> (&mut [f64], &[f64]) {
     debug_assert!(b > a);
     let (lo, hi) = regs.split_at_mut(b as usize * LANES);
-    (&mut lo[a as usize * LANES..a as usize * LANES + n], &hi[..n])
+    (
+        &mut lo[a as usize * LANES..a as usize * LANES + n],
+        &hi[..n],
+    )
 }
 
 fn small_int(e: &Expr) -> Option<i32> {

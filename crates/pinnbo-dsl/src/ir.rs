@@ -26,9 +26,15 @@ pub enum Expr {
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
     Call(Builtin, Vec<Expr>),
     /// The partial derivative of `expr` with respect to one coordinate.
-    Diff { expr: Box<Expr>, wrt: CoordId },
+    Diff {
+        expr: Box<Expr>,
+        wrt: CoordId,
+    },
     /// An operator registered by a library user (see [`crate::Operators`]).
-    Operator { name: String, args: Vec<Expr> },
+    Operator {
+        name: String,
+        args: Vec<Expr>,
+    },
 }
 
 impl Expr {
@@ -37,7 +43,10 @@ impl Expr {
     }
 
     pub fn diff(expr: Expr, wrt: CoordId) -> Expr {
-        Expr::Diff { expr: Box::new(expr), wrt }
+        Expr::Diff {
+            expr: Box::new(expr),
+            wrt,
+        }
     }
 
     /// Calls `f` on this node and every node below it.
@@ -50,7 +59,9 @@ impl Expr {
                 a.visit(f);
                 b.visit(f);
             }
-            Expr::Call(_, args) | Expr::Operator { args, .. } => args.iter().for_each(|a| a.visit(f)),
+            Expr::Call(_, args) | Expr::Operator { args, .. } => {
+                args.iter().for_each(|a| a.visit(f))
+            }
         }
     }
 
@@ -82,7 +93,9 @@ impl Expr {
         fn walk(e: &Expr, coord: CoordId, depth: u32, best: &mut u32) {
             match e {
                 Expr::Field(_) => *best = (*best).max(depth),
-                Expr::Diff { expr, wrt } => walk(expr, coord, depth + u32::from(*wrt == coord), best),
+                Expr::Diff { expr, wrt } => {
+                    walk(expr, coord, depth + u32::from(*wrt == coord), best)
+                }
                 Expr::Const(_) | Expr::Coord(_) => {}
                 Expr::Neg(a) => walk(a, coord, depth, best),
                 Expr::Binary(_, a, b) => {
@@ -368,16 +381,24 @@ impl Problem {
             },
             Expr::Const(_) | Expr::Coord(_) => expr.clone(),
             Expr::Neg(a) => Expr::Neg(Box::new(self.substitute_definitions(a))),
-            Expr::Binary(op, a, b) => {
-                Expr::binary(*op, self.substitute_definitions(a), self.substitute_definitions(b))
-            }
-            Expr::Call(f, args) => {
-                Expr::Call(*f, args.iter().map(|a| self.substitute_definitions(a)).collect())
-            }
+            Expr::Binary(op, a, b) => Expr::binary(
+                *op,
+                self.substitute_definitions(a),
+                self.substitute_definitions(b),
+            ),
+            Expr::Call(f, args) => Expr::Call(
+                *f,
+                args.iter()
+                    .map(|a| self.substitute_definitions(a))
+                    .collect(),
+            ),
             Expr::Diff { expr, wrt } => Expr::diff(self.substitute_definitions(expr), *wrt),
             Expr::Operator { name, args } => Expr::Operator {
                 name: name.clone(),
-                args: args.iter().map(|a| self.substitute_definitions(a)).collect(),
+                args: args
+                    .iter()
+                    .map(|a| self.substitute_definitions(a))
+                    .collect(),
             },
         }
     }
@@ -393,7 +414,10 @@ impl Problem {
 
     /// Formats an expression with this problem's names.
     pub fn display<'a>(&'a self, expr: &'a Expr) -> DisplayExpr<'a> {
-        DisplayExpr { problem: self, expr }
+        DisplayExpr {
+            problem: self,
+            expr,
+        }
     }
 }
 
@@ -406,7 +430,13 @@ pub struct DisplayExpr<'a> {
 impl fmt::Display for DisplayExpr<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let p = self.problem;
-        let sub = |e: &'_ Expr| DisplayExpr { problem: p, expr: e }.to_string();
+        let sub = |e: &'_ Expr| {
+            DisplayExpr {
+                problem: p,
+                expr: e,
+            }
+            .to_string()
+        };
         match self.expr {
             Expr::Const(v) => write!(f, "{v}"),
             Expr::Coord(c) => f.write_str(&p.coords[*c].name),

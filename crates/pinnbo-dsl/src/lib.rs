@@ -85,10 +85,14 @@ fn compile_here(source: &Source, operators: &Operators) -> Result<Checked, Faile
     diagnostics.extend(check_diags);
     diagnostics.sort_by_key(|d| (d.span.start, d.span.end));
     match problem {
-        Some(problem) if !diagnostics.iter().any(Diagnostic::is_error) => {
-            Ok(Checked { problem, warnings: diagnostics })
-        }
-        _ => Err(Failed { file: source.clone(), diagnostics }),
+        Some(problem) if !diagnostics.iter().any(Diagnostic::is_error) => Ok(Checked {
+            problem,
+            warnings: diagnostics,
+        }),
+        _ => Err(Failed {
+            file: source.clone(),
+            diagnostics,
+        }),
     }
 }
 
@@ -96,15 +100,20 @@ fn compile_here(source: &Source, operators: &Operators) -> Result<Checked, Faile
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
     #[error("cannot read {path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Invalid(#[from] Failed),
 }
 
 /// Reads, parses and checks a `.pde` file.
 pub fn load(path: &Path) -> Result<Checked, LoadError> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|source| LoadError::Io { path: path.display().to_string(), source })?;
+    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
     Ok(compile(&Source::new(path.display().to_string(), text))?)
 }
 
@@ -123,5 +132,49 @@ impl Problem {
     /// The objective as written in the file (not negated for `maximize`).
     pub fn closed_form_objective(&self) -> Result<Compiled, CompileError> {
         self.closed_form(&self.objective.expr)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Expr;
+
+    const ADVECTION: &str =
+        "var x in [0, 1], t in [0, 1]\nfield u(x, t)\npde advect(u) = 0\nminimize u\n\
+                             oracle command \"./measure {x} {t}\"";
+
+    #[test]
+    fn registered_operators_are_accepted_and_kept_for_the_residual_compiler() {
+        let src = Source::new("adv.pde", ADVECTION);
+        let failed = compile(&src).expect_err("advect is unknown by default");
+        assert_eq!(failed.diagnostics[0].code, "pde::unknown-function");
+
+        let mut ops = Operators::new();
+        let sig = OperatorSignature {
+            name: "advect".into(),
+            arity: 1,
+            order: 1,
+            summary: "u_t + u_x".into(),
+        };
+        ops.register(sig.clone()).unwrap();
+        assert!(ops.register(sig).is_err(), "duplicates are refused");
+        let problem = compile_with(&src, &ops)
+            .expect("valid with the operator")
+            .problem;
+        assert!(
+            matches!(&problem.pdes[0].lhs, Expr::Operator { name, args } if name == "advect" && args.len() == 1)
+        );
+
+        let reserved = OperatorSignature {
+            name: "grad".into(),
+            arity: 1,
+            order: 1,
+            summary: String::new(),
+        };
+        assert!(matches!(
+            ops.register(reserved),
+            Err(operators::RegisterError::Reserved(_))
+        ));
     }
 }

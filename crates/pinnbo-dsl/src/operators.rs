@@ -6,7 +6,8 @@
 //! its meaning. This crate only needs its name, arity and derivative order to check calls.
 
 /// Names the checker handles itself.
-pub const BUILTIN_OPERATORS: [&str; 7] = ["d", "grad", "div", "laplacian", "biharmonic", "dot", "sum"];
+pub const BUILTIN_OPERATORS: [&str; 7] =
+    ["d", "grad", "div", "laplacian", "biharmonic", "dot", "sum"];
 
 /// The highest derivative order of a field anywhere in a problem (jets carry up to 4).
 pub const MAX_DERIVATIVE_ORDER: u32 = 4;
@@ -35,7 +36,9 @@ pub enum RegisterError {
     Reserved(String),
     #[error("an operator named `{0}` is already registered")]
     Duplicate(String),
-    #[error("`{0}` is not a valid operator name (letters, digits and `_`, starting with a letter)")]
+    #[error(
+        "`{0}` is not a valid operator name (letters, digits and `_`, starting with a letter)"
+    )]
     InvalidName(String),
 }
 
@@ -45,14 +48,23 @@ impl Operators {
     }
 
     pub fn register(&mut self, sig: OperatorSignature) -> Result<(), RegisterError> {
-        let valid = sig.name.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-            && sig.name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        let valid = sig
+            .name
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic())
+            && sig
+                .name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_');
         if !valid {
             return Err(RegisterError::InvalidName(sig.name));
         }
         if BUILTIN_OPERATORS.contains(&sig.name.as_str())
             || crate::builtins::Builtin::from_name(&sig.name).is_some()
-            || crate::builtins::CONSTANTS.iter().any(|(n, _)| *n == sig.name)
+            || crate::builtins::CONSTANTS
+                .iter()
+                .any(|(n, _)| *n == sig.name)
         {
             return Err(RegisterError::Reserved(sig.name));
         }

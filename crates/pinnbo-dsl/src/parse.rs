@@ -17,8 +17,23 @@ struct PdeParser;
 
 /// Words that begin a statement; used to re-synchronize and to suggest near misses.
 pub const STATEMENT_KEYWORDS: &[&str] = &[
-    "var", "const", "fn", "field", "pde", "minimize", "maximize", "subject", "constraint",
-    "optimum", "oracle", "noise", "budget", "init", "seed", "method", "problem",
+    "var",
+    "const",
+    "fn",
+    "field",
+    "pde",
+    "minimize",
+    "maximize",
+    "subject",
+    "constraint",
+    "optimum",
+    "oracle",
+    "noise",
+    "budget",
+    "init",
+    "seed",
+    "method",
+    "problem",
 ];
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
@@ -81,8 +96,14 @@ fn declared_name(text: &str, stmt_start: usize) -> Option<Ident> {
     let after = stmt_start + keyword.len();
     let start = skip_trivia(text, after);
     let name = leading_word(&text[start..]);
-    let valid = name.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_');
-    valid.then(|| Ident { name: name.to_string(), span: Span::new(start, start + name.len()) })
+    let valid = name
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_');
+    valid.then(|| Ident {
+        name: name.to_string(),
+        span: Span::new(start, start + name.len()),
+    })
 }
 
 /// Brackets may nest at most this deep; the recursive-descent parser needs a bound.
@@ -124,7 +145,12 @@ fn check_nesting(text: &str) -> Option<Diagnostic> {
     None
 }
 
-fn push_statement(file: &mut File, errors: &mut Vec<Diagnostic>, base: usize, body: Pair<'_, Rule>) {
+fn push_statement(
+    file: &mut File,
+    errors: &mut Vec<Diagnostic>,
+    base: usize,
+    body: Pair<'_, Rule>,
+) {
     let builder = Builder { base, errors };
     if let Some(stmt) = builder.statement(body) {
         file.statements.push(stmt);
@@ -133,7 +159,9 @@ fn push_statement(file: &mut File, errors: &mut Vec<Diagnostic>, base: usize, bo
 
 /// The statement at `pos` if it parses completely and ends right where the error is.
 fn complete_statement(text: &str, pos: usize, error_at: usize) -> Option<(Pair<'_, Rule>, usize)> {
-    let pair = PdeParser::parse(Rule::statement_body, &text[pos..]).ok()?.next()?;
+    let pair = PdeParser::parse(Rule::statement_body, &text[pos..])
+        .ok()?
+        .next()?;
     let end = skip_trivia(text, pos + pair.as_span().end());
     (end == error_at).then_some((pair, end))
 }
@@ -141,18 +169,31 @@ fn complete_statement(text: &str, pos: usize, error_at: usize) -> Option<(Pair<'
 /// What follows a complete statement but does not begin a new one.
 fn after_statement_error(text: &str, at: usize, err: &pest::error::Error<Rule>) -> Diagnostic {
     let word = leading_word(&text[at..]);
-    if word.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_') {
+    if word
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_alphabetic() || c == '_')
+    {
         return unknown_statement(word, at);
     }
     syntax_error(text, usize::MAX, at, err)
 }
 
 fn unknown_statement(word: &str, at: usize) -> Diagnostic {
-    Diagnostic::error("pde::unknown-statement", Span::new(at, at + word.len()), format!("unknown statement `{word}`"))
-        .with_label("a statement starts with a keyword")
-        .with_help(suggestion(word, STATEMENT_KEYWORDS.iter().copied()).unwrap_or_else(|| {
-            format!("statements start with one of: {}", STATEMENT_KEYWORDS.join(", "))
-        }))
+    Diagnostic::error(
+        "pde::unknown-statement",
+        Span::new(at, at + word.len()),
+        format!("unknown statement `{word}`"),
+    )
+    .with_label("a statement starts with a keyword")
+    .with_help(
+        suggestion(word, STATEMENT_KEYWORDS.iter().copied()).unwrap_or_else(|| {
+            format!(
+                "statements start with one of: {}",
+                STATEMENT_KEYWORDS.join(", ")
+            )
+        }),
+    )
 }
 
 fn error_offset(err: &pest::error::Error<Rule>) -> usize {
@@ -183,7 +224,9 @@ fn line_end(text: &str, pos: usize) -> usize {
 /// The next place to resume after a syntax error: the first line after the failed
 /// statement's start that begins with a statement keyword, at or after the error's line.
 fn resync(text: &str, stmt_start: usize, error_at: usize) -> usize {
-    let error_line_start = text[..error_at.min(text.len())].rfind('\n').map_or(0, |i| i + 1);
+    let error_line_start = text[..error_at.min(text.len())]
+        .rfind('\n')
+        .map_or(0, |i| i + 1);
     let mut line_start = error_line_start;
     while line_start < text.len() {
         let first = skip_trivia_in_line(text, line_start);
@@ -253,7 +296,12 @@ fn user_words(rule: Rule) -> Option<&'static str> {
     })
 }
 
-fn syntax_error(text: &str, stmt_start: usize, at: usize, err: &pest::error::Error<Rule>) -> Diagnostic {
+fn syntax_error(
+    text: &str,
+    stmt_start: usize,
+    at: usize,
+    err: &pest::error::Error<Rule>,
+) -> Diagnostic {
     let found = describe_token(text, at);
     let token_len = token_len(text, at);
     let span = Span::new(at, (at + token_len).min(text.len()));
@@ -329,8 +377,12 @@ fn lexical_hint(text: &str, at: usize, span: Span) -> Option<Diagnostic> {
     let before = text[..at].chars().next_back();
     if rest.starts_with('.') && before.is_some_and(|c| c.is_ascii_digit()) {
         return Some(
-            Diagnostic::error("pde::malformed-number", span, "malformed number: a second decimal point")
-                .with_label("unexpected `.`"),
+            Diagnostic::error(
+                "pde::malformed-number",
+                span,
+                "malformed number: a second decimal point",
+            )
+            .with_label("unexpected `.`"),
         );
     }
     if rest.starts_with('"') && !rest[1..].split('\n').next().unwrap_or("").contains('"') {
@@ -418,41 +470,68 @@ impl Builder<'_> {
     }
 
     fn ident(&self, pair: Pair<'_, Rule>) -> Ident {
-        Ident { name: pair.as_str().to_string(), span: self.span(&pair) }
+        Ident {
+            name: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
     }
 
     fn statement(mut self, pair: Pair<'_, Rule>) -> Option<Stmt> {
         let inner = pair.into_inner().next()?;
         let span = self.span(&inner);
-        let keyword = inner.clone().into_inner().next().map_or(span, |k| self.span(&k));
+        let keyword = inner
+            .clone()
+            .into_inner()
+            .next()
+            .map_or(span, |k| self.span(&k));
         let rule = inner.as_rule();
         let mut it = significant(inner.clone());
         let kind = match rule {
             Rule::var_decl => StmtKind::Var(it.map(|p| self.var_item(p)).collect()),
             Rule::const_decl => {
                 let name = self.ident(it.next()?);
-                StmtKind::Const { name, value: self.expr(it.next()?) }
+                StmtKind::Const {
+                    name,
+                    value: self.expr(it.next()?),
+                }
             }
             Rule::fn_decl => {
                 let name = self.ident(it.next()?);
                 let params = self.params(it.next()?);
-                StmtKind::Fn { name, params, body: self.expr(it.next()?) }
+                StmtKind::Fn {
+                    name,
+                    params,
+                    body: self.expr(it.next()?),
+                }
             }
             Rule::field_decl => {
                 let name = self.ident(it.next()?);
                 let params = self.params(it.next()?);
-                StmtKind::Field { name, params, definition: it.next().map(|p| self.expr(p)) }
+                StmtKind::Field {
+                    name,
+                    params,
+                    definition: it.next().map(|p| self.expr(p)),
+                }
             }
             Rule::pde_stmt => {
                 let lhs = self.expr(it.next()?);
-                StmtKind::Pde { lhs, rhs: self.expr(it.next()?) }
+                StmtKind::Pde {
+                    lhs,
+                    rhs: self.expr(it.next()?),
+                }
             }
             Rule::objective => {
                 let kw = inner.clone().into_inner().next()?;
-                let sense =
-                    if kw.as_rule() == Rule::kw_minimize { Sense::Minimize } else { Sense::Maximize };
+                let sense = if kw.as_rule() == Rule::kw_minimize {
+                    Sense::Minimize
+                } else {
+                    Sense::Maximize
+                };
                 let expr = inner.into_inner().nth(1)?;
-                StmtKind::Objective { sense, expr: self.expr(expr) }
+                StmtKind::Objective {
+                    sense,
+                    expr: self.expr(expr),
+                }
             }
             Rule::constraint_stmt => {
                 let mut next = it.next()?;
@@ -468,14 +547,22 @@ impl Builder<'_> {
                     "<=" | "≤" => Comparison::LessEq,
                     _ => Comparison::GreaterEq,
                 };
-                StmtKind::Constraint { label, lhs, cmp, rhs: self.expr(it.next()?) }
+                StmtKind::Constraint {
+                    label,
+                    lhs,
+                    cmp,
+                    rhs: self.expr(it.next()?),
+                }
             }
             Rule::optimum_stmt => StmtKind::Optimum(self.expr(it.next()?)),
             Rule::budget_stmt => StmtKind::Budget(self.expr(it.next()?)),
             Rule::seed_stmt => StmtKind::Seed(self.expr(it.next()?)),
             Rule::init_stmt => {
                 let count = self.expr(it.next()?);
-                StmtKind::Init { count, design: it.next().map(|p| self.ident(p)) }
+                StmtKind::Init {
+                    count,
+                    design: it.next().map(|p| self.ident(p)),
+                }
             }
             Rule::problem_stmt => StmtKind::Problem(self.string(it.next()?)),
             Rule::noise_stmt => self.noise(it)?,
@@ -487,7 +574,11 @@ impl Builder<'_> {
             }
             _ => return None,
         };
-        Some(Stmt { kind, keyword, span })
+        Some(Stmt {
+            kind,
+            keyword,
+            span,
+        })
     }
 
     fn var_item(&mut self, pair: Pair<'_, Rule>) -> VarItem {
@@ -505,7 +596,13 @@ impl Builder<'_> {
         let mut b = next.into_inner();
         let lo = self.expr(b.next().expect("grammar: lower bound"));
         let hi = self.expr(b.next().expect("grammar: upper bound"));
-        VarItem { name, size, lo, hi, bounds_span }
+        VarItem {
+            name,
+            size,
+            lo,
+            hi,
+            bounds_span,
+        }
     }
 
     fn params(&self, pair: Pair<'_, Rule>) -> Vec<Ident> {
@@ -523,7 +620,11 @@ impl Builder<'_> {
         for p in it {
             match p.as_rule() {
                 Rule::noise_kind => {
-                    kind = Some(if p.as_str() == "std" { NoiseKind::Std } else { NoiseKind::Variance })
+                    kind = Some(if p.as_str() == "std" {
+                        NoiseKind::Std
+                    } else {
+                        NoiseKind::Variance
+                    })
                 }
                 Rule::relative_noise => {
                     let pct = p.into_inner().next()?;
@@ -532,29 +633,44 @@ impl Builder<'_> {
                 _ => level = Some(NoiseLevel::Absolute(self.expr(p))),
             }
         }
-        Some(StmtKind::Noise { kind, level: level? })
+        Some(StmtKind::Noise {
+            kind,
+            level: level?,
+        })
     }
 
     fn oracle(&mut self, pair: Pair<'_, Rule>) -> Option<StmtKind> {
         let rule = pair.as_rule();
         let mut it = pair.into_inner();
         Some(match rule {
-            Rule::oracle_fdm => {
-                StmtKind::Oracle { kind: OracleKind::Fdm, items: self.block(it.next()?) }
-            }
+            Rule::oracle_fdm => StmtKind::Oracle {
+                kind: OracleKind::Fdm,
+                items: self.block(it.next()?),
+            },
             Rule::oracle_command => {
                 let s = it.next()?;
                 let template_span = self.span(&s);
                 let template = self.string(s);
                 let items = it.next().map(|b| self.block(b)).unwrap_or_default();
-                StmtKind::Oracle { kind: OracleKind::Command { template, template_span }, items }
+                StmtKind::Oracle {
+                    kind: OracleKind::Command {
+                        template,
+                        template_span,
+                    },
+                    items,
+                }
             }
-            _ => StmtKind::Oracle { kind: OracleKind::ClosedForm, items: Vec::new() },
+            _ => StmtKind::Oracle {
+                kind: OracleKind::ClosedForm,
+                items: Vec::new(),
+            },
         })
     }
 
     fn block(&mut self, pair: Pair<'_, Rule>) -> Vec<BlockItem> {
-        pair.into_inner().filter_map(|p| self.block_item(p)).collect()
+        pair.into_inner()
+            .filter_map(|p| self.block_item(p))
+            .collect()
     }
 
     fn block_item(&mut self, pair: Pair<'_, Rule>) -> Option<BlockItem> {
@@ -582,7 +698,11 @@ impl Builder<'_> {
                 let v = it.next()?;
                 let value_span = self.span(&v);
                 let value = self.value(v)?;
-                Some(BlockItem::Setting(Setting { key, value, value_span }))
+                Some(BlockItem::Setting(Setting {
+                    key,
+                    value,
+                    value_span,
+                }))
             }
             _ => None,
         }
@@ -619,8 +739,12 @@ impl Builder<'_> {
                     Ok(d) => Value::Duration(d),
                     Err(_) => {
                         self.errors.push(
-                            Diagnostic::error("pde::bad-duration", span, "this duration is too long")
-                                .with_label("out of range"),
+                            Diagnostic::error(
+                                "pde::bad-duration",
+                                span,
+                                "this duration is too long",
+                            )
+                            .with_label("out of range"),
                         );
                         return None;
                     }
@@ -631,7 +755,10 @@ impl Builder<'_> {
     }
 
     fn expr(&mut self, pair: Pair<'_, Rule>) -> Expr {
-        let cx = ExprCx { base: self.base, errors: RefCell::new(&mut *self.errors) };
+        let cx = ExprCx {
+            base: self.base,
+            errors: RefCell::new(&mut *self.errors),
+        };
         expr_from(pair, &cx)
     }
 }
@@ -663,9 +790,16 @@ impl ExprCx<'_> {
                     .with_help("split it with `fn` definitions or `sum(...)`"),
                 );
             }
-            return Expr { depth: MAX_DEPTH + 1, ..Expr::placeholder(span) };
+            return Expr {
+                depth: MAX_DEPTH + 1,
+                ..Expr::placeholder(span)
+            };
         }
-        Expr { kind, span, depth: below + 1 }
+        Expr {
+            kind,
+            span,
+            depth: below + 1,
+        }
     }
 }
 
@@ -695,13 +829,19 @@ fn shift(base: usize, s: pest::Span<'_>) -> Span {
 /// Expression pairs to AST with the Pratt parser (precedence lives in `PRATT`).
 fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
     let span = shift(cx.base, pair.as_span());
-    let operators = pair.clone().into_inner().filter(|p| is_operator(p.as_rule())).count();
+    let operators = pair
+        .clone()
+        .into_inner()
+        .filter(|p| is_operator(p.as_rule()))
+        .count();
     if operators > MAX_OPERATORS {
         cx.error(
             Diagnostic::error(
                 "pde::too-long",
                 span,
-                format!("expression with {operators} operators; at most {MAX_OPERATORS} are allowed"),
+                format!(
+                    "expression with {operators} operators; at most {MAX_OPERATORS} are allowed"
+                ),
             )
             .with_label("too long")
             .with_help("use `sum(...)` for long sums"),
@@ -712,7 +852,11 @@ fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
         .map_primary(|p| primary(p, cx))
         .map_prefix(|op, rhs| {
             let span = shift(cx.base, op.as_span()).to(rhs.span);
-            let op = if op.as_rule() == Rule::neg { UnaryOp::Neg } else { UnaryOp::Pos };
+            let op = if op.as_rule() == Rule::neg {
+                UnaryOp::Neg
+            } else {
+                UnaryOp::Pos
+            };
             let below = rhs.depth;
             cx.node(ExprKind::Unary(op, Box::new(rhs)), span, below)
         })
@@ -726,23 +870,40 @@ fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
                 _ => BinaryOp::Pow,
             };
             let below = lhs.depth.max(rhs.depth);
-            cx.node(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span, below)
+            cx.node(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+                below,
+            )
         })
         .parse(pair.into_inner())
 }
 
 fn is_operator(rule: Rule) -> bool {
-    matches!(rule, Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::pow | Rule::neg | Rule::pos)
+    matches!(
+        rule,
+        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::pow | Rule::neg | Rule::pos
+    )
 }
 
 fn primary(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
     let base = cx.base;
     let span = shift(base, pair.as_span());
-    let ident = |p: Pair<'_, Rule>| Ident { name: p.as_str().to_string(), span: shift(base, p.as_span()) };
+    let ident = |p: Pair<'_, Rule>| Ident {
+        name: p.as_str().to_string(),
+        span: shift(base, p.as_span()),
+    };
     match pair.as_rule() {
-        Rule::expr => Expr { span, ..expr_from(pair, cx) },
+        Rule::expr => Expr {
+            span,
+            ..expr_from(pair, cx)
+        },
         Rule::number | Rule::percent => {
-            let scale = if pair.as_rule() == Rule::percent { 0.01 } else { 1.0 };
+            let scale = if pair.as_rule() == Rule::percent {
+                0.01
+            } else {
+                1.0
+            };
             let text = pair.as_str().trim_end_matches('%');
             let value = number_value(text, span, &mut cx.errors.borrow_mut()) * scale;
             Expr::leaf(ExprKind::Number(value), span)
@@ -753,7 +914,14 @@ fn primary(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
             let name = ident(it.next().expect("grammar: indexed name"));
             let index = expr_from(it.next().expect("grammar: index"), cx);
             let below = index.depth;
-            cx.node(ExprKind::Index { name, index: Box::new(index) }, span, below)
+            cx.node(
+                ExprKind::Index {
+                    name,
+                    index: Box::new(index),
+                },
+                span,
+                below,
+            )
         }
         Rule::call => {
             let mut it = pair.into_inner();
@@ -766,7 +934,12 @@ fn primary(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
                         let binder = ident(r.next().expect("grammar: binder"));
                         let lo = expr_from(r.next().expect("grammar: range lo"), cx);
                         let hi = expr_from(r.next().expect("grammar: range hi"), cx);
-                        Arg::Range { binder, lo, hi, span: aspan }
+                        Arg::Range {
+                            binder,
+                            lo,
+                            hi,
+                            span: aspan,
+                        }
                     } else {
                         Arg::Expr(expr_from(a, cx))
                     }
@@ -850,15 +1023,23 @@ mod tests {
         assert_eq!(sexpr(&objective("-2^2")), "(neg (Pow 2 2))");
         assert_eq!(sexpr(&objective("2^3^2")), "(Pow 2 (Pow 3 2))");
         assert_eq!(sexpr(&objective("1 - 2 - 3")), "(Sub (Sub 1 2) 3)");
-        assert_eq!(sexpr(&objective("1 + 2 * 3 / 4")), "(Add 1 (Div (Mul 2 3) 4))");
+        assert_eq!(
+            sexpr(&objective("1 + 2 * 3 / 4")),
+            "(Add 1 (Div (Mul 2 3) 4))"
+        );
         assert_eq!(sexpr(&objective("x^-2")), "(Pow x (neg 2))");
-        assert_eq!(sexpr(&objective("sum(i in 1..10, x[i]) * 5%")), "(Mul sum(i in 1..10 x[i]) 0.05)");
+        assert_eq!(
+            sexpr(&objective("sum(i in 1..10, x[i]) * 5%")),
+            "(Mul sum(i in 1..10 x[i]) 0.05)"
+        );
         assert_eq!(sexpr(&objective("1.5e-3 + .5")), "(Add 0.0015 0.5)");
     }
 
     #[test]
     fn multi_line_expressions_and_statements_without_separators() {
-        let file = parse_ok("var x in [0, 1]\nfn r(x) = 2*x\n  + 1\nminimize r(x) # c\nbudget 10, init 3 sobol\n");
+        let file = parse_ok(
+            "var x in [0, 1]\nfn r(x) = 2*x\n  + 1\nminimize r(x) # c\nbudget 10, init 3 sobol\n",
+        );
         assert_eq!(file.statements.len(), 5);
     }
 
@@ -868,7 +1049,10 @@ mod tests {
         let (file, errors) = parse(&src);
         assert_eq!(errors.len(), 3, "{errors:#?}");
         // `budget 10` still parsed between the errors.
-        assert!(file.statements.iter().any(|s| matches!(s.kind, StmtKind::Budget(_))));
+        assert!(file
+            .statements
+            .iter()
+            .any(|s| matches!(s.kind, StmtKind::Budget(_))));
     }
 
     #[test]
@@ -877,7 +1061,9 @@ mod tests {
             "oracle command \"sim {x}\" { timeout 10 min, output json }\n\
              method pinn-bo { width 100 depth 3, lr 1e-3, activation tanh, grid 17 x 9, times [0.5, 1] }",
         );
-        let StmtKind::Method { items, .. } = &file.statements[1].kind else { panic!() };
+        let StmtKind::Method { items, .. } = &file.statements[1].kind else {
+            panic!()
+        };
         let values: Vec<&Value> = items
             .iter()
             .map(|i| match i {
@@ -896,7 +1082,11 @@ mod tests {
                 &Value::List(vec![0.5, 1.0])
             ]
         );
-        let StmtKind::Oracle { items, .. } = &file.statements[0].kind else { panic!() };
-        assert!(matches!(&items[0], BlockItem::Setting(Setting { value: Value::Duration(d), .. }) if d.as_secs() == 600));
+        let StmtKind::Oracle { items, .. } = &file.statements[0].kind else {
+            panic!()
+        };
+        assert!(
+            matches!(&items[0], BlockItem::Setting(Setting { value: Value::Duration(d), .. }) if d.as_secs() == 600)
+        );
     }
 }

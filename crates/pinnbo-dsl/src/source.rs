@@ -49,7 +49,10 @@ pub struct Source {
 
 impl Source {
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
-        Source { name: name.into(), text: text.into() }
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
     }
 
     pub fn name(&self) -> &str {
@@ -80,6 +83,6 @@ impl Source {
     }
 
     pub(crate) fn named_source(&self) -> miette::NamedSource<String> {
-        miette::NamedSource::new(self.name.to_string(), self.text.to_string())
+        miette::NamedSource::new(&self.name, self.text.to_string())
     }
 }

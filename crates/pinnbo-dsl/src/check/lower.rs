@@ -20,11 +20,28 @@ pub(crate) struct Allow {
 }
 
 impl Allow {
-    pub const CONST: Allow = Allow { coords: false, fields: false, derivatives: false, field_at: false };
-    pub const KNOWN: Allow = Allow { coords: true, ..Allow::CONST };
-    pub const VALUE: Allow = Allow { fields: true, ..Allow::KNOWN };
-    pub const PDE: Allow = Allow { derivatives: true, ..Allow::VALUE };
-    pub const BOUNDARY: Allow = Allow { field_at: true, ..Allow::PDE };
+    pub const CONST: Allow = Allow {
+        coords: false,
+        fields: false,
+        derivatives: false,
+        field_at: false,
+    };
+    pub const KNOWN: Allow = Allow {
+        coords: true,
+        ..Allow::CONST
+    };
+    pub const VALUE: Allow = Allow {
+        fields: true,
+        ..Allow::KNOWN
+    };
+    pub const PDE: Allow = Allow {
+        derivatives: true,
+        ..Allow::VALUE
+    };
+    pub const BOUNDARY: Allow = Allow {
+        field_at: true,
+        ..Allow::PDE
+    };
 
     fn context(self) -> &'static str {
         if !self.coords {
@@ -75,12 +92,19 @@ const MAX_INLINE_DEPTH: usize = 32;
 
 impl<'a> Lowerer<'a> {
     pub fn new(cx: &'a mut Checker, allow: Allow) -> Self {
-        Lowerer { cx, allow, locals: Vec::new(), inlining: Vec::new(), fixed: Vec::new() }
+        Lowerer {
+            cx,
+            allow,
+            locals: Vec::new(),
+            inlining: Vec::new(),
+            fixed: Vec::new(),
+        }
     }
 
     /// Binds a local name (a function parameter) to a scalar.
     pub fn bind(&mut self, name: &str, value: Expr) {
-        self.locals.push((name.to_string(), Local::Value(Value::Scalar(value))));
+        self.locals
+            .push((name.to_string(), Local::Value(Value::Scalar(value))));
     }
 
     fn err(&mut self, d: Diagnostic) -> Lowered {
@@ -117,7 +141,7 @@ impl<'a> Lowerer<'a> {
                 let v = self.expr(inner)?;
                 Some(match op {
                     UnaryOp::Pos => v,
-                    UnaryOp::Neg => map(v, |x| fold_neg(x)),
+                    UnaryOp::Neg => map(v, fold_neg),
                 })
             }
             ExprKind::Binary(op, a, b) => {
@@ -145,7 +169,11 @@ impl<'a> Lowerer<'a> {
                         Diagnostic::error(
                             "pde::length-mismatch",
                             a_span.to(b_span),
-                            format!("vectors of different lengths ({} and {})", xs.len(), ys.len()),
+                            format!(
+                                "vectors of different lengths ({} and {})",
+                                xs.len(),
+                                ys.len()
+                            ),
                         )
                         .with_label("lengths differ")
                         .with_related(a_span, format!("length {}", xs.len()))
@@ -186,9 +214,13 @@ impl<'a> Lowerer<'a> {
             }
             Some(Declared::Poisoned) => None,
             Some(Declared::Fn) => self.err(
-                Diagnostic::error("pde::function-not-called", span, format!("`{name}` is a function"))
-                    .with_label("used as a value")
-                    .with_help(format!("call it with arguments, e.g. `{name}(x)`")),
+                Diagnostic::error(
+                    "pde::function-not-called",
+                    span,
+                    format!("`{name}` is a function"),
+                )
+                .with_label("used as a value")
+                .with_help(format!("call it with arguments, e.g. `{name}(x)`")),
             ),
             None => {
                 let help = suggestion(name, self.value_names());
@@ -204,8 +236,12 @@ impl<'a> Lowerer<'a> {
     fn not_allowed(&mut self, span: Span, what: String) -> Lowered {
         let context = self.allow.context();
         self.err(
-            Diagnostic::error("pde::not-allowed-here", span, format!("{what} cannot appear in {context}"))
-                .with_label("not allowed here"),
+            Diagnostic::error(
+                "pde::not-allowed-here",
+                span,
+                format!("{what} cannot appear in {context}"),
+            )
+            .with_label("not allowed here"),
         )
     }
 
@@ -213,7 +249,11 @@ impl<'a> Lowerer<'a> {
     fn value_names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = self.locals.iter().map(|(n, _)| n.as_str()).collect();
         names.extend(CONSTANTS.iter().map(|(n, _)| *n));
-        names.extend(self.cx.names().filter(|n| !matches!(self.cx.declared(n), Some(Declared::Fn))));
+        names.extend(
+            self.cx
+                .names()
+                .filter(|n| !matches!(self.cx.declared(n), Some(Declared::Fn))),
+        );
         names
     }
 
@@ -225,8 +265,12 @@ impl<'a> Lowerer<'a> {
         let v = crate::eval::eval_const(&v?)?;
         if v.fract() != 0.0 || !v.is_finite() || v.abs() > 1e15 {
             self.err(
-                Diagnostic::error("pde::not-an-integer", e.span, format!("{what} must be an integer, found {v}"))
-                    .with_label("not an integer"),
+                Diagnostic::error(
+                    "pde::not-an-integer",
+                    e.span,
+                    format!("{what} must be an integer, found {v}"),
+                )
+                .with_label("not an integer"),
             );
             return None;
         }
@@ -236,7 +280,10 @@ impl<'a> Lowerer<'a> {
     fn index(&mut self, name: &Ident, index: &ast::Expr) -> Option<Expr> {
         let i = self.const_int(index, "an index")?;
         match self.cx.declared(&name.name) {
-            Some(Declared::Var { first, len: Some(n) }) => {
+            Some(Declared::Var {
+                first,
+                len: Some(n),
+            }) => {
                 if i < 1 || i as usize > n {
                     self.err(
                         Diagnostic::error(
@@ -263,7 +310,10 @@ impl<'a> Lowerer<'a> {
                         format!("`{}` is a scalar variable and cannot be indexed", name.name),
                     )
                     .with_label("not a vector")
-                    .with_help(format!("declare it as a vector, e.g. `var {}[10] in [lo, hi]`", name.name)),
+                    .with_help(format!(
+                        "declare it as a vector, e.g. `var {}[10] in [lo, hi]`",
+                        name.name
+                    )),
                 );
                 None
             }
@@ -271,7 +321,12 @@ impl<'a> Lowerer<'a> {
                 let vectors: Vec<&str> = self
                     .cx
                     .names()
-                    .filter(|n| matches!(self.cx.declared(n), Some(Declared::Var { len: Some(_), .. })))
+                    .filter(|n| {
+                        matches!(
+                            self.cx.declared(n),
+                            Some(Declared::Var { len: Some(_), .. })
+                        )
+                    })
                     .collect();
                 self.err(
                     Diagnostic::error(
@@ -292,8 +347,12 @@ impl<'a> Lowerer<'a> {
         if let Some(local) = self.locals.iter().rev().find(|(l, _)| l == n) {
             let _ = local;
             return self.err(
-                Diagnostic::error("pde::not-a-function", name.span, format!("`{n}` is not a function"))
-                    .with_label("a parameter or index, not a function"),
+                Diagnostic::error(
+                    "pde::not-a-function",
+                    name.span,
+                    format!("`{n}` is not a function"),
+                )
+                .with_label("a parameter or index, not a function"),
             );
         }
         match n {
@@ -321,18 +380,26 @@ impl<'a> Lowerer<'a> {
                 return self.not_allowed(span, format!("the operator `{n}`"));
             }
             let values = self.scalar_args(args)?;
-            return Some(Value::Scalar(Expr::Operator { name: sig.name, args: values }));
+            return Some(Value::Scalar(Expr::Operator {
+                name: sig.name,
+                args: values,
+            }));
         }
         if let Some(wrt) = self.shorthand(n) {
             self.check_arity(name, args, 1, span)?;
-            let Some(Arg::Expr(inner)) = args.first() else { return None };
+            let Some(Arg::Expr(inner)) = args.first() else {
+                return None;
+            };
             return self.differentiate(inner, &wrt, span).map(Value::Scalar);
         }
         let mut candidates: Vec<&str> = Builtin::ALL.iter().map(|b| b.name()).collect();
         candidates.extend(BUILTIN_OPERATORS);
         candidates.extend(self.cx.operators.names());
         candidates.extend(self.cx.names().filter(|c| {
-            matches!(self.cx.declared(c), Some(Declared::Fn) | Some(Declared::Field(_)))
+            matches!(
+                self.cx.declared(c),
+                Some(Declared::Fn) | Some(Declared::Field(_))
+            )
         }));
         let help = suggestion(n, candidates).or_else(|| {
             n.starts_with('d').then(|| {
@@ -342,13 +409,23 @@ impl<'a> Lowerer<'a> {
             })
         });
         self.err(
-            Diagnostic::error("pde::unknown-function", name.span, format!("unknown function or operator `{n}`"))
-                .with_label("not a built-in, declared function, field or operator")
-                .with_help_opt(help),
+            Diagnostic::error(
+                "pde::unknown-function",
+                name.span,
+                format!("unknown function or operator `{n}`"),
+            )
+            .with_label("not a built-in, declared function, field or operator")
+            .with_help_opt(help),
         )
     }
 
-    fn check_arity(&mut self, name: &Ident, args: &[Arg], expected: usize, span: Span) -> Option<()> {
+    fn check_arity(
+        &mut self,
+        name: &Ident,
+        args: &[Arg],
+        expected: usize,
+        span: Span,
+    ) -> Option<()> {
         if args.len() == expected {
             return Some(());
         }
@@ -357,7 +434,11 @@ impl<'a> Lowerer<'a> {
             Diagnostic::error(
                 "pde::arity",
                 span,
-                format!("`{}` takes {expected} argument{plural}, but {} were given", name.name, args.len()),
+                format!(
+                    "`{}` takes {expected} argument{plural}, but {} were given",
+                    name.name,
+                    args.len()
+                ),
             )
             .with_label(format!("expected {expected} argument{plural}")),
         );
@@ -375,8 +456,12 @@ impl<'a> Lowerer<'a> {
                 },
                 Arg::Range { span, .. } => {
                     self.err(
-                        Diagnostic::error("pde::unexpected-range", *span, "an index range is only valid in `sum`")
-                            .with_label("not in a sum"),
+                        Diagnostic::error(
+                            "pde::unexpected-range",
+                            *span,
+                            "an index range is only valid in `sum`",
+                        )
+                        .with_label("not in a sum"),
                     );
                     ok = false;
                 }
@@ -406,20 +491,31 @@ impl<'a> Lowerer<'a> {
         let (a, c) = (it.next()?, it.next()?);
         match (a, c) {
             (Value::Scalar(a), Value::Scalar(c)) => Some(Value::Scalar(Expr::Call(b, vec![a, c]))),
-            (Value::Vector(xs), Value::Scalar(y)) => {
-                Some(Value::Vector(xs.into_iter().map(|x| Expr::Call(b, vec![x, y.clone()])).collect()))
-            }
-            (Value::Scalar(x), Value::Vector(ys)) => {
-                Some(Value::Vector(ys.into_iter().map(|y| Expr::Call(b, vec![x.clone(), y])).collect()))
-            }
+            (Value::Vector(xs), Value::Scalar(y)) => Some(Value::Vector(
+                xs.into_iter()
+                    .map(|x| Expr::Call(b, vec![x, y.clone()]))
+                    .collect(),
+            )),
+            (Value::Scalar(x), Value::Vector(ys)) => Some(Value::Vector(
+                ys.into_iter()
+                    .map(|y| Expr::Call(b, vec![x.clone(), y]))
+                    .collect(),
+            )),
             (Value::Vector(xs), Value::Vector(ys)) if xs.len() == ys.len() => Some(Value::Vector(
-                xs.into_iter().zip(ys).map(|(x, y)| Expr::Call(b, vec![x, y])).collect(),
+                xs.into_iter()
+                    .zip(ys)
+                    .map(|(x, y)| Expr::Call(b, vec![x, y]))
+                    .collect(),
             )),
             (Value::Vector(xs), Value::Vector(ys)) => self.err(
                 Diagnostic::error(
                     "pde::length-mismatch",
                     span,
-                    format!("vectors of different lengths ({} and {})", xs.len(), ys.len()),
+                    format!(
+                        "vectors of different lengths ({} and {})",
+                        xs.len(),
+                        ys.len()
+                    ),
                 )
                 .with_label("lengths differ"),
             ),
@@ -445,7 +541,10 @@ impl<'a> Lowerer<'a> {
                 Diagnostic::error(
                     "pde::recursive-function",
                     span,
-                    format!("`{}` calls itself; functions cannot be recursive", name.name),
+                    format!(
+                        "`{}` calls itself; functions cannot be recursive",
+                        name.name
+                    ),
                 )
                 .with_label("recursive call")
                 .with_related(def.name_span, "defined here"),
@@ -453,7 +552,12 @@ impl<'a> Lowerer<'a> {
         }
         let values = self.plain_args(args)?;
         let saved = std::mem::take(&mut self.locals);
-        self.locals = def.params.iter().map(|p| p.name.clone()).zip(values.into_iter().map(Local::Value)).collect();
+        self.locals = def
+            .params
+            .iter()
+            .map(|p| p.name.clone())
+            .zip(values.into_iter().map(Local::Value))
+            .collect();
         self.inlining.push(name.name.clone());
         let result = self.expr(&def.body);
         self.inlining.pop();
@@ -476,15 +580,24 @@ impl<'a> Lowerer<'a> {
                 let hi = self.const_int(hi, "a range bound")?;
                 (binder.clone(), lo, hi, body)
             }
-            [Arg::Expr(ast::Expr { kind: ExprKind::Name(b), span: bspan, .. }), Arg::Expr(body)] => {
-                let binder = Ident { name: b.clone(), span: *bspan };
+            [Arg::Expr(ast::Expr {
+                kind: ExprKind::Name(b),
+                span: bspan,
+                ..
+            }), Arg::Expr(body)] => {
+                let binder = Ident {
+                    name: b.clone(),
+                    span: *bspan,
+                };
                 let n = self.infer_range(&binder, body)?;
                 (binder, 1, n as i64, body)
             }
             _ => {
                 return self.err(
                     Diagnostic::error("pde::bad-sum", span, "malformed sum")
-                        .with_label("expected `sum(i, body)`, `sum(i in 1..n, body)` or `sum(vector)`")
+                        .with_label(
+                            "expected `sum(i, body)`, `sum(i in 1..n, body)` or `sum(vector)`",
+                        )
                         .with_related(name.span, "this sum"),
                 )
             }
@@ -494,7 +607,10 @@ impl<'a> Lowerer<'a> {
                 Diagnostic::error(
                     "pde::shadowed-name",
                     binder.span,
-                    format!("the index `{}` hides a declaration of the same name", binder.name),
+                    format!(
+                        "the index `{}` hides a declaration of the same name",
+                        binder.name
+                    ),
                 )
                 .with_label("choose another index name"),
             );
@@ -505,7 +621,11 @@ impl<'a> Lowerer<'a> {
                 Diagnostic::error(
                     "pde::too-large",
                     span,
-                    format!("a sum may have at most {} terms; this one has {}", super::MAX_SUM_TERMS, hi - lo + 1),
+                    format!(
+                        "a sum may have at most {} terms; this one has {}",
+                        super::MAX_SUM_TERMS,
+                        hi - lo + 1
+                    ),
                 )
                 .with_label("too many terms"),
             );
@@ -541,7 +661,10 @@ impl<'a> Lowerer<'a> {
                     format!("cannot infer the range of `{}`", binder.name),
                 )
                 .with_label("no vector variable is indexed by it")
-                .with_help(format!("give the range explicitly: `sum({} in 1..n, ...)`", binder.name)),
+                .with_help(format!(
+                    "give the range explicitly: `sum({} in 1..n, ...)`",
+                    binder.name
+                )),
             );
             return None;
         };
@@ -550,7 +673,10 @@ impl<'a> Lowerer<'a> {
                 Diagnostic::error(
                     "pde::sum-range",
                     binder.span,
-                    format!("`{}` indexes vectors of different lengths ({n} and {m})", binder.name),
+                    format!(
+                        "`{}` indexes vectors of different lengths ({n} and {m})",
+                        binder.name
+                    ),
                 )
                 .with_label("ambiguous range")
                 .with_related(first_span, format!("length {n}"))
@@ -582,7 +708,11 @@ impl<'a> Lowerer<'a> {
             match v {
                 Value::Scalar(Expr::Coord(c)) if c == coord => {}
                 Value::Scalar(other) => match crate::eval::eval_const(&other) {
-                    Some(value) => self.fixed.push(Fixed { coord, value, span: e.span }),
+                    Some(value) => self.fixed.push(Fixed {
+                        coord,
+                        value,
+                        span: e.span,
+                    }),
                     None => {
                         let var = self.cx.coord_name(coord).to_string();
                         return self.err(
@@ -595,10 +725,16 @@ impl<'a> Lowerer<'a> {
                         );
                     }
                 },
-                Value::Vector(_) => return self.err(
-                    Diagnostic::error("pde::field-argument", e.span, "a field argument must be a scalar")
+                Value::Vector(_) => {
+                    return self.err(
+                        Diagnostic::error(
+                            "pde::field-argument",
+                            e.span,
+                            "a field argument must be a scalar",
+                        )
                         .with_label("a vector"),
-                ),
+                    )
+                }
             }
         }
         Some(Value::Scalar(Expr::Field(id)))
@@ -631,15 +767,23 @@ impl<'a> Lowerer<'a> {
     fn derivative(&mut self, name: &Ident, args: &[Arg], span: Span) -> Lowered {
         let [Arg::Expr(inner), rest @ ..] = args else {
             return self.err(
-                Diagnostic::error("pde::arity", span, "`d` needs an expression and at least one variable")
-                    .with_label("e.g. `d(u, x)` or `d(u, x, 2)`")
-                    .with_related(name.span, "this derivative"),
+                Diagnostic::error(
+                    "pde::arity",
+                    span,
+                    "`d` needs an expression and at least one variable",
+                )
+                .with_label("e.g. `d(u, x)` or `d(u, x, 2)`")
+                .with_related(name.span, "this derivative"),
             );
         };
         if rest.is_empty() {
             return self.err(
-                Diagnostic::error("pde::arity", span, "`d` needs at least one variable to differentiate with respect to")
-                    .with_label("e.g. `d(u, x)`"),
+                Diagnostic::error(
+                    "pde::arity",
+                    span,
+                    "`d` needs at least one variable to differentiate with respect to",
+                )
+                .with_label("e.g. `d(u, x)`"),
             );
         }
         let mut wrt: Vec<CoordId> = Vec::new();
@@ -680,22 +824,32 @@ impl<'a> Lowerer<'a> {
                         .collect();
                     let help = suggestion(n, vars);
                     self.err(
-                        Diagnostic::error("pde::unknown-name", e.span, format!("unknown variable `{n}`"))
-                            .with_label("not declared")
-                            .with_help_opt(help),
+                        Diagnostic::error(
+                            "pde::unknown-name",
+                            e.span,
+                            format!("unknown variable `{n}`"),
+                        )
+                        .with_label("not declared")
+                        .with_help_opt(help),
                     );
                     return None;
                 }
             },
-            ExprKind::Index { name, index } => return self.index(name, index).and_then(|x| match x {
-                Expr::Coord(c) => Some(c),
-                _ => None,
-            }),
+            ExprKind::Index { name, index } => {
+                return self.index(name, index).and_then(|x| match x {
+                    Expr::Coord(c) => Some(c),
+                    _ => None,
+                })
+            }
             _ => "this is an expression".to_string(),
         };
         self.err(
-            Diagnostic::error("pde::derivative-wrt", e.span, "a derivative must be taken with respect to a variable")
-                .with_label(described),
+            Diagnostic::error(
+                "pde::derivative-wrt",
+                e.span,
+                "a derivative must be taken with respect to a variable",
+            )
+            .with_label(described),
         );
         None
     }
@@ -765,30 +919,50 @@ impl<'a> Lowerer<'a> {
         if n == "dot" {
             let mut it = values.into_iter();
             return match (it.next()?, it.next()?) {
-                (Value::Vector(a), Value::Vector(b)) if a.len() == b.len() => Some(Value::Scalar(sum_exprs(
-                    a.into_iter().zip(b).map(|(x, y)| Expr::binary(BinaryOp::Mul, x, y)).collect(),
-                ))),
+                (Value::Vector(a), Value::Vector(b)) if a.len() == b.len() => {
+                    Some(Value::Scalar(sum_exprs(
+                        a.into_iter()
+                            .zip(b)
+                            .map(|(x, y)| Expr::binary(BinaryOp::Mul, x, y))
+                            .collect(),
+                    )))
+                }
                 (a, b) => self.err(
-                    Diagnostic::error("pde::operator-argument", span, "`dot` needs two vectors of the same length")
-                        .with_label(format!("found {} and {}", describe(&a), describe(&b))),
+                    Diagnostic::error(
+                        "pde::operator-argument",
+                        span,
+                        "`dot` needs two vectors of the same length",
+                    )
+                    .with_label(format!(
+                        "found {} and {}",
+                        describe(&a),
+                        describe(&b)
+                    )),
                 ),
             };
         }
         let arg_span = args[0].span();
         let value = values.into_iter().next()?;
-        let coords = match self.operator_coords(&value, arg_span) {
-            Some(c) => c,
-            None => return None,
-        };
+        let coords = self.operator_coords(&value, arg_span)?;
         let lap = |u: Expr, coords: &[CoordId]| {
-            sum_exprs(coords.iter().map(|&c| Expr::diff(Expr::diff(u.clone(), c), c)).collect())
+            sum_exprs(
+                coords
+                    .iter()
+                    .map(|&c| Expr::diff(Expr::diff(u.clone(), c), c))
+                    .collect(),
+            )
         };
         let out = match (n, value) {
-            ("grad", Value::Scalar(u)) => Value::Vector(coords.iter().map(|&c| Expr::diff(u.clone(), c)).collect()),
+            ("grad", Value::Scalar(u)) => {
+                Value::Vector(coords.iter().map(|&c| Expr::diff(u.clone(), c)).collect())
+            }
             ("laplacian", Value::Scalar(u)) => Value::Scalar(lap(u, &coords)),
             ("biharmonic", Value::Scalar(u)) => Value::Scalar(lap(lap(u, &coords), &coords)),
             ("div", Value::Vector(v)) if v.len() == coords.len() => Value::Scalar(sum_exprs(
-                v.into_iter().zip(&coords).map(|(e, &c)| Expr::diff(e, c)).collect(),
+                v.into_iter()
+                    .zip(&coords)
+                    .map(|(e, &c)| Expr::diff(e, c))
+                    .collect(),
             )),
             (_, v) => {
                 let wants = if n == "div" {
@@ -797,8 +971,12 @@ impl<'a> Lowerer<'a> {
                     "a scalar".to_string()
                 };
                 return self.err(
-                    Diagnostic::error("pde::operator-argument", arg_span, format!("`{n}` expects {wants}"))
-                        .with_label(format!("found {}", describe(&v))),
+                    Diagnostic::error(
+                        "pde::operator-argument",
+                        arg_span,
+                        format!("`{n}` expects {wants}"),
+                    )
+                    .with_label(format!("found {}", describe(&v))),
                 );
             }
         };
@@ -850,8 +1028,14 @@ impl<'a> Lowerer<'a> {
             return None;
         };
         let coords = self.cx.field_args(first).to_vec();
-        if let Some(&other) = fields.iter().find(|f| self.cx.field_args(**f) != coords.as_slice()) {
-            let (a, b) = (self.cx.field_name(first).to_string(), self.cx.field_name(other).to_string());
+        if let Some(&other) = fields
+            .iter()
+            .find(|f| self.cx.field_args(**f) != coords.as_slice())
+        {
+            let (a, b) = (
+                self.cx.field_name(first).to_string(),
+                self.cx.field_name(other).to_string(),
+            );
             self.err(
                 Diagnostic::error(
                     "pde::operator-argument",

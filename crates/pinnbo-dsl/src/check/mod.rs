@@ -25,7 +25,10 @@ pub const MAX_SUM_TERMS: i64 = 100_000;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(crate) enum Declared {
     Const(f64),
-    Var { first: CoordId, len: Option<usize> },
+    Var {
+        first: CoordId,
+        len: Option<usize>,
+    },
     Fn,
     Field(FieldId),
     /// A declaration that failed; uses stay silent to avoid follow-on errors.
@@ -97,9 +100,13 @@ impl Checker {
                     || self.operators.get(n).is_some()));
         if builtin {
             self.error(
-                Diagnostic::error("pde::reserved-name", name.span, format!("`{n}` is a built-in name"))
-                    .with_label("cannot be redeclared")
-                    .with_help("choose another name"),
+                Diagnostic::error(
+                    "pde::reserved-name",
+                    name.span,
+                    format!("`{n}` is a built-in name"),
+                )
+                .with_label("cannot be redeclared")
+                .with_help("choose another name"),
             );
             self.poison(name);
             return false;
@@ -112,9 +119,13 @@ impl Checker {
             }
             let first = *first;
             self.error(
-                Diagnostic::error("pde::duplicate-declaration", name.span, format!("`{n}` is declared twice"))
-                    .with_label("declared again here")
-                    .with_related(first, "first declared here"),
+                Diagnostic::error(
+                    "pde::duplicate-declaration",
+                    name.span,
+                    format!("`{n}` is declared twice"),
+                )
+                .with_label("declared again here")
+                .with_related(first, "first declared here"),
             );
             return false;
         }
@@ -126,7 +137,8 @@ impl Checker {
     /// Marks a name whose declaration failed, unless it is already declared.
     fn poison(&mut self, name: &Ident) {
         if !self.decls.contains_key(&name.name) {
-            self.decls.insert(name.name.clone(), (Declared::Poisoned, name.span));
+            self.decls
+                .insert(name.name.clone(), (Declared::Poisoned, name.span));
         }
     }
 
@@ -141,8 +153,12 @@ impl Checker {
         if !v.is_finite() && !contains_nan_literal(e) {
             let text = self.source.slice(e.span).to_string();
             self.error(
-                Diagnostic::error("pde::non-finite", e.span, format!("{what} `{text}` is not finite ({v})"))
-                    .with_label("evaluates to a non-finite number"),
+                Diagnostic::error(
+                    "pde::non-finite",
+                    e.span,
+                    format!("{what} `{text}` is not finite ({v})"),
+                )
+                .with_label("evaluates to a non-finite number"),
             );
             return None;
         }
@@ -189,9 +205,13 @@ impl Seen {
     fn once(&mut self, cx: &mut Checker, what: &'static str, span: Span) -> bool {
         if let Some(first) = self.0.get(what) {
             cx.error(
-                Diagnostic::error("pde::duplicate-statement", span, format!("more than one `{what}` statement"))
-                    .with_label("repeated here")
-                    .with_related(*first, "first given here"),
+                Diagnostic::error(
+                    "pde::duplicate-statement",
+                    span,
+                    format!("more than one `{what}` statement"),
+                )
+                .with_label("repeated here")
+                .with_related(*first, "first given here"),
             );
             return false;
         }
@@ -235,23 +255,37 @@ pub(crate) fn check(
             if complete && !seen.0.contains_key("minimize/maximize") {
                 let end = source.text().len();
                 cx.error(
-                    Diagnostic::error("pde::missing-objective", Span::new(end, end), "this problem has no objective")
-                        .with_label("expected `minimize <expr>` or `maximize <expr>` somewhere in the file"),
+                    Diagnostic::error(
+                        "pde::missing-objective",
+                        Span::new(end, end),
+                        "this problem has no objective",
+                    )
+                    .with_label(
+                        "expected `minimize <expr>` or `maximize <expr>` somewhere in the file",
+                    ),
                 );
             }
             None
         }
     };
-    let oracle = objective.as_ref().and_then(|o| oracle::check_oracle(&mut cx, &problem, o, file));
-    let method = problem.method_stmt.and_then(|i| match &file.statements[i].kind {
-        StmtKind::Method { name, items } => settings::check_method(&mut cx, name, items, &problem.pdes),
-        _ => None,
-    });
+    let oracle = objective
+        .as_ref()
+        .and_then(|o| oracle::check_oracle(&mut cx, &problem, o, file));
+    let method = problem
+        .method_stmt
+        .and_then(|i| match &file.statements[i].kind {
+            StmtKind::Method { name, items } => {
+                settings::check_method(&mut cx, name, items, &problem.pdes)
+            }
+            _ => None,
+        });
     let diags = finish(cx.diags.clone());
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
     }
-    let (Some(objective), Some(oracle)) = (objective, oracle) else { return (None, diags) };
+    let (Some(objective), Some(oracle)) = (objective, oracle) else {
+        return (None, diags);
+    };
     let problem = Problem {
         source: source.clone(),
         name: problem.name.unwrap_or_else(|| default_name(source.name())),
@@ -276,7 +310,10 @@ fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     for d in diags {
-        if !out.iter().any(|o| o.code == d.code && o.span == d.span && o.message == d.message) {
+        if !out
+            .iter()
+            .any(|o| o.code == d.code && o.span == d.span && o.message == d.message)
+        {
             out.push(d);
         }
     }
@@ -311,14 +348,12 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
     let mut definitions = Vec::new();
     for stmt in &file.statements {
         match &stmt.kind {
-            StmtKind::Const { name, value } => {
-                match cx.constant(value, "the constant") {
-                    Some(v) => {
-                        cx.declare(name, Declared::Const(v));
-                    }
-                    None => cx.poison(name),
+            StmtKind::Const { name, value } => match cx.constant(value, "the constant") {
+                Some(v) => {
+                    cx.declare(name, Declared::Const(v));
                 }
-            }
+                None => cx.poison(name),
+            },
             StmtKind::Var(items) => items.iter().for_each(|item| {
                 if variable(cx, item).is_none() {
                     cx.poison(&item.name);
@@ -329,11 +364,19 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
                 if cx.declare(name, Declared::Fn) {
                     cx.fns.insert(
                         name.name.clone(),
-                        FnDef { params: params.clone(), body: body.clone(), name_span: name.span },
+                        FnDef {
+                            params: params.clone(),
+                            body: body.clone(),
+                            name_span: name.span,
+                        },
                     );
                 }
             }
-            StmtKind::Field { name, params, definition } => {
+            StmtKind::Field {
+                name,
+                params,
+                definition,
+            } => {
                 let args = field_params(cx, name, params);
                 if args.is_none() {
                     cx.poison(name);
@@ -341,7 +384,12 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
                 if let Some(args) = args {
                     let id = cx.fields.len();
                     if cx.declare(name, Declared::Field(id)) {
-                        cx.fields.push(Field { name: name.name.clone(), args, definition: None, span: name.span });
+                        cx.fields.push(Field {
+                            name: name.name.clone(),
+                            args,
+                            definition: None,
+                            span: name.span,
+                        });
                         if let Some(def) = definition {
                             definitions.push((id, def));
                         }
@@ -363,7 +411,10 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
         lw.expr(&def.body);
         let mut i = before;
         while i < cx.diags.len() {
-            if matches!(cx.diags[i].code, "pde::unknown-name" | "pde::unknown-function" | "pde::arity") {
+            if matches!(
+                cx.diags[i].code,
+                "pde::unknown-name" | "pde::unknown-function" | "pde::arity"
+            ) {
                 i += 1;
             } else {
                 cx.diags.remove(i);
@@ -388,7 +439,9 @@ fn declarations(cx: &mut Checker, file: &ast::File) {
                     Diagnostic::error(
                         "pde::field-definition",
                         def.span,
-                        format!("the definition of `{f}` uses `{v}`, which is not one of its variables"),
+                        format!(
+                            "the definition of `{f}` uses `{v}`, which is not one of its variables"
+                        ),
                     )
                     .with_label(format!("uses `{v}`"))
                     .with_help(format!("add `{v}` to the field's declaration")),
@@ -405,9 +458,13 @@ fn distinct_params(cx: &mut Checker, params: &[Ident]) {
     for (i, p) in params.iter().enumerate() {
         if let Some(first) = params[..i].iter().find(|q| q.name == p.name) {
             cx.error(
-                Diagnostic::error("pde::duplicate-declaration", p.span, format!("parameter `{}` appears twice", p.name))
-                    .with_label("repeated")
-                    .with_related(first.span, "first here"),
+                Diagnostic::error(
+                    "pde::duplicate-declaration",
+                    p.span,
+                    format!("parameter `{}` appears twice", p.name),
+                )
+                .with_label("repeated")
+                .with_related(first.span, "first here"),
             );
         }
     }
@@ -440,7 +497,10 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             Diagnostic::error(
                 "pde::inverted-bounds",
                 item.bounds_span,
-                format!("the bounds of `{}` are inverted: {lo} > {hi}", item.name.name),
+                format!(
+                    "the bounds of `{}` are inverted: {lo} > {hi}",
+                    item.name.name
+                ),
             )
             .with_label("lower bound exceeds upper bound")
             .with_help(format!("write the lower bound first: [{hi}, {lo}]")),
@@ -452,7 +512,10 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             Diagnostic::error(
                 "pde::empty-bounds",
                 item.bounds_span,
-                format!("the bounds of `{}` are empty: both are {lo}", item.name.name),
+                format!(
+                    "the bounds of `{}` are empty: both are {lo}",
+                    item.name.name
+                ),
             )
             .with_label("an interval of zero width")
             .with_help("a fixed value is a constant: `const name = value`"),
@@ -463,10 +526,17 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
     }
-    let make = |name: String| Coordinate { name, lo, hi, span: item.name.span };
+    let make = |name: String| Coordinate {
+        name,
+        lo,
+        hi,
+        span: item.name.span,
+    };
     match len {
         None => cx.coords.push(make(item.name.name.clone())),
-        Some(n) => cx.coords.extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
+        Some(n) => cx
+            .coords
+            .extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
     }
     Some(())
 }
@@ -476,8 +546,12 @@ fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<
     distinct_params(cx, params);
     if params.is_empty() {
         cx.error(
-            Diagnostic::error("pde::field-without-variables", name.span, format!("the field `{}` has no variables", name.name))
-                .with_label("declare what it depends on, e.g. `field u(x, y)`"),
+            Diagnostic::error(
+                "pde::field-without-variables",
+                name.span,
+                format!("the field `{}` has no variables", name.name),
+            )
+            .with_label("declare what it depends on, e.g. `field u(x, y)`"),
         );
         return None;
     }
@@ -487,8 +561,10 @@ fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<
         match cx.declared(&p.name) {
             Some(Declared::Var { first, len }) => args.extend(first..first + len.unwrap_or(1)),
             _ => {
-                let vars: Vec<&str> =
-                    cx.names().filter(|n| matches!(cx.declared(n), Some(Declared::Var { .. }))).collect();
+                let vars: Vec<&str> = cx
+                    .names()
+                    .filter(|n| matches!(cx.declared(n), Some(Declared::Var { .. })))
+                    .collect();
                 let help = suggestion(&p.name, vars)
                     .unwrap_or_else(|| "declare it first with `var name in [lo, hi]`".to_string());
                 cx.error(
@@ -519,26 +595,47 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
             };
             if lhs.fields().is_empty() && rhs.fields().is_empty() {
                 cx.error(
-                    Diagnostic::error("pde::pde-without-field", stmt.span, "this pde does not mention any field")
-                        .with_label("no field on either side")
-                        .with_help("a pde constrains a field: declare one with `field u(x)` and use it here"),
+                    Diagnostic::error(
+                        "pde::pde-without-field",
+                        stmt.span,
+                        "this pde does not mention any field",
+                    )
+                    .with_label("no field on either side")
+                    .with_help(
+                        "a pde constrains a field: declare one with `field u(x)` and use it here",
+                    ),
                 );
                 return;
             }
-            p.pdes.push(Pde { lhs, rhs, span: stmt.span });
+            p.pdes.push(Pde {
+                lhs,
+                rhs,
+                span: stmt.span,
+            });
         }
         StmtKind::Objective { sense, expr } => {
             if !seen.once(cx, "minimize/maximize", stmt.span) {
                 return;
             }
-            let Some(e) = cx.lower(Allow::VALUE, expr) else { return };
+            let Some(e) = cx.lower(Allow::VALUE, expr) else {
+                return;
+            };
             let sense = match sense {
                 ast::Sense::Minimize => Sense::Minimize,
                 ast::Sense::Maximize => Sense::Maximize,
             };
-            p.objective = Some(Objective { sense, expr: e, span: stmt.span });
+            p.objective = Some(Objective {
+                sense,
+                expr: e,
+                span: stmt.span,
+            });
         }
-        StmtKind::Constraint { label, lhs, cmp, rhs } => {
+        StmtKind::Constraint {
+            label,
+            lhs,
+            cmp,
+            rhs,
+        } => {
             let l = cx.lower(Allow::VALUE, lhs);
             let r = cx.lower(Allow::VALUE, rhs);
             let (Some(l), Some(r)) = (l, r) else { return };
@@ -564,7 +661,11 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 }
                 None => format!("c{}", p.constraints.len() + 1),
             };
-            p.constraints.push(Constraint { name, expr, span: stmt.span });
+            p.constraints.push(Constraint {
+                name,
+                expr,
+                span: stmt.span,
+            });
         }
         StmtKind::Optimum(e) => {
             if seen.once(cx, "optimum", stmt.span) {
@@ -602,8 +703,12 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 AstNoise::Absolute(e) => cx.constant(e, "the noise level").and_then(|v| {
                     if v < 0.0 {
                         cx.error(
-                            Diagnostic::error("pde::negative-noise", e.span, format!("the noise level must not be negative, found {v}"))
-                                .with_label("negative"),
+                            Diagnostic::error(
+                                "pde::negative-noise",
+                                e.span,
+                                format!("the noise level must not be negative, found {v}"),
+                            )
+                            .with_label("negative"),
                         );
                         None
                     } else {
@@ -611,7 +716,10 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                     }
                 }),
             };
-            p.noise = level.map(|level| Noise { kind: kind.unwrap_or(NoiseKind::Std), level });
+            p.noise = level.map(|level| Noise {
+                kind: kind.unwrap_or(NoiseKind::Std),
+                level,
+            });
         }
         StmtKind::Oracle { .. } => {
             if seen.once(cx, "oracle", stmt.span) {
@@ -628,7 +736,10 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 p.name = Some(name.clone());
             }
         }
-        StmtKind::Var(_) | StmtKind::Const { .. } | StmtKind::Fn { .. } | StmtKind::Field { .. } => {}
+        StmtKind::Var(_)
+        | StmtKind::Const { .. }
+        | StmtKind::Fn { .. }
+        | StmtKind::Field { .. } => {}
     }
 }
 

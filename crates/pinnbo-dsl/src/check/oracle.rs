@@ -8,7 +8,12 @@ use crate::diag::{suggestion, Diagnostic};
 use crate::ir::*;
 use crate::source::Span;
 
-pub(crate) fn check_oracle(cx: &mut Checker, p: &Partial, objective: &Objective, file: &ast::File) -> Option<Oracle> {
+pub(crate) fn check_oracle(
+    cx: &mut Checker,
+    p: &Partial,
+    objective: &Objective,
+    file: &ast::File,
+) -> Option<Oracle> {
     let stmt = p.oracle_stmt.map(|i| &file.statements[i]);
     let unknown = unknown_fields(cx, objective, &p.constraints);
     let Some(stmt) = stmt else {
@@ -30,7 +35,9 @@ pub(crate) fn check_oracle(cx: &mut Checker, p: &Partial, objective: &Objective,
         }
         return Some(Oracle::ClosedForm);
     };
-    let StmtKind::Oracle { kind, items } = &stmt.kind else { return None };
+    let StmtKind::Oracle { kind, items } = &stmt.kind else {
+        return None;
+    };
     match kind {
         OracleKind::ClosedForm => {
             if let Some(&f) = unknown.first() {
@@ -49,9 +56,10 @@ pub(crate) fn check_oracle(cx: &mut Checker, p: &Partial, objective: &Objective,
             Some(Oracle::ClosedForm)
         }
         OracleKind::Fdm => fdm(cx, p, objective, items, stmt.span).map(Oracle::Fdm),
-        OracleKind::Command { template, template_span } => {
-            command(cx, p, template, *template_span, items, stmt.span).map(Oracle::Command)
-        }
+        OracleKind::Command {
+            template,
+            template_span,
+        } => command(cx, p, template, *template_span, items, stmt.span).map(Oracle::Command),
     }
 }
 
@@ -70,22 +78,36 @@ fn unknown_fields(cx: &Checker, objective: &Objective, constraints: &[Constraint
     out
 }
 
-fn fdm(cx: &mut Checker, p: &Partial, objective: &Objective, items: &[BlockItem], span: Span) -> Option<FdmOracle> {
+fn fdm(
+    cx: &mut Checker,
+    p: &Partial,
+    objective: &Objective,
+    items: &[BlockItem],
+    span: Span,
+) -> Option<FdmOracle> {
     let fields = objective.expr.fields();
     let field = match fields.as_slice() {
         [f] => *f,
         [] => {
             cx.diags.push(
-                Diagnostic::error("pde::oracle-mismatch", span, "an fdm oracle solves for a field, but the objective mentions none")
-                    .with_label("nothing to solve for")
-                    .with_related(objective.span, "the objective"),
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    span,
+                    "an fdm oracle solves for a field, but the objective mentions none",
+                )
+                .with_label("nothing to solve for")
+                .with_related(objective.span, "the objective"),
             );
             return None;
         }
         _ => {
             cx.diags.push(
-                Diagnostic::error("pde::oracle-mismatch", objective.span, "an fdm oracle solves for one field; the objective mentions several")
-                    .with_label("several fields"),
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    objective.span,
+                    "an fdm oracle solves for one field; the objective mentions several",
+                )
+                .with_label("several fields"),
             );
             return None;
         }
@@ -97,27 +119,45 @@ fn fdm(cx: &mut Checker, p: &Partial, objective: &Objective, items: &[BlockItem]
             Diagnostic::error(
                 "pde::oracle-mismatch",
                 span,
-                format!("the fdm solvers handle fields of 1 to 3 variables; `{fname}` has {}", args.len()),
+                format!(
+                    "the fdm solvers handle fields of 1 to 3 variables; `{fname}` has {}",
+                    args.len()
+                ),
             )
             .with_label("too many dimensions for a grid"),
         );
         return None;
     }
-    let pdes: Vec<&Pde> = p.pdes.iter().filter(|pde| pde.residual().fields().contains(&field)).collect();
+    let pdes: Vec<&Pde> = p
+        .pdes
+        .iter()
+        .filter(|pde| pde.residual().fields().contains(&field))
+        .collect();
     if pdes.is_empty() && p.failed_pdes > 0 {
         return None;
     }
     if pdes.is_empty() {
         cx.diags.push(
-            Diagnostic::error("pde::oracle-mismatch", span, format!("an fdm oracle needs a pde for `{fname}`"))
-                .with_label("no equation to solve")
-                .with_help(format!("add e.g. `pde laplacian({fname}) = 0`")),
+            Diagnostic::error(
+                "pde::oracle-mismatch",
+                span,
+                format!("an fdm oracle needs a pde for `{fname}`"),
+            )
+            .with_label("no equation to solve")
+            .with_help(format!("add e.g. `pde laplacian({fname}) = 0`")),
         );
         return None;
     }
     let settings = check_settings(cx, "an fdm oracle", items, FDM.iter());
-    let orders: Vec<u32> =
-        args.iter().map(|&c| pdes.iter().map(|pde| pde.residual().order_in(c)).max().unwrap_or(0)).collect();
+    let orders: Vec<u32> = args
+        .iter()
+        .map(|&c| {
+            pdes.iter()
+                .map(|pde| pde.residual().order_in(c))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
     check_resolution(cx, &settings, &orders, items, span);
     let mut conditions = Vec::new();
     let mut failed = false;
@@ -131,12 +171,23 @@ fn fdm(cx: &mut Checker, p: &Partial, objective: &Objective, items: &[BlockItem]
     }
     // Counting faces after a malformed condition would report it a second time.
     let complete = !failed && count_conditions(cx, &fname, &args, &orders, &conditions, span);
-    complete.then_some(FdmOracle { field, conditions, settings, span })
+    complete.then_some(FdmOracle {
+        field,
+        conditions,
+        settings,
+        span,
+    })
 }
 
 /// `points` fits one spatial dimension and `grid` one entry per spatial dimension, where the
 /// spatial coordinates are those of second order or more (first-order ones are time-like).
-fn check_resolution(cx: &mut Checker, settings: &Settings, orders: &[u32], items: &[BlockItem], span: Span) {
+fn check_resolution(
+    cx: &mut Checker,
+    settings: &Settings,
+    orders: &[u32],
+    items: &[BlockItem],
+    span: Span,
+) {
     let spatial = orders.iter().filter(|&&o| o >= 2).count();
     let value_span = |key: &str| {
         items
@@ -149,8 +200,12 @@ fn check_resolution(cx: &mut Checker, settings: &Settings, orders: &[u32], items
     };
     if settings.get("points").is_some() && spatial != 1 {
         cx.diags.push(
-            Diagnostic::error("pde::setting-type", value_span("points"), format!("`points` is for one spatial dimension; this problem has {spatial}"))
-                .with_label("use `grid n x m` instead"),
+            Diagnostic::error(
+                "pde::setting-type",
+                value_span("points"),
+                format!("`points` is for one spatial dimension; this problem has {spatial}"),
+            )
+            .with_label("use `grid n x m` instead"),
         );
     }
     if let Some(dims) = settings.dims("grid") {
@@ -178,7 +233,11 @@ fn condition(
 ) -> Option<BoundaryCondition> {
     let mut lw = Lowerer::new(cx, Allow::BOUNDARY);
     let l = lw.scalar(lhs);
-    let mut fixed: Vec<(CoordId, f64, Span)> = lw.fixed.iter().map(|f| (f.coord, f.value, f.span)).collect();
+    let mut fixed: Vec<(CoordId, f64, Span)> = lw
+        .fixed
+        .iter()
+        .map(|f| (f.coord, f.value, f.span))
+        .collect();
     let r = cx.lower(Allow::KNOWN, rhs);
     let args = cx.field_args(field).to_vec();
     let fname = cx.field_name(field).to_string();
@@ -186,11 +245,16 @@ fn condition(
         let coord = match cx.declared(&var.name) {
             Some(super::Declared::Var { first, len: None }) if args.contains(&first) => first,
             _ => {
-                let names: Vec<String> = args.iter().map(|&c| cx.coord_name(c).to_string()).collect();
+                let names: Vec<String> =
+                    args.iter().map(|&c| cx.coord_name(c).to_string()).collect();
                 cx.diags.push(
-                    Diagnostic::error("pde::condition-location", var.span, format!("`{}` is not a variable of `{fname}`", var.name))
-                        .with_label("not one of the field's variables")
-                        .with_help_opt(suggestion(&var.name, names.iter().map(String::as_str))),
+                    Diagnostic::error(
+                        "pde::condition-location",
+                        var.span,
+                        format!("`{}` is not a variable of `{fname}`", var.name),
+                    )
+                    .with_label("not one of the field's variables")
+                    .with_help_opt(suggestion(&var.name, names.iter().map(String::as_str))),
                 );
                 return None;
             }
@@ -202,8 +266,14 @@ fn condition(
     let fields = l.fields();
     if fields != [field] {
         cx.diags.push(
-            Diagnostic::error("pde::condition-field", lhs.span, format!("a boundary condition's left side must involve `{fname}` (and no other field)"))
-                .with_label(format!("does not constrain `{fname}`")),
+            Diagnostic::error(
+                "pde::condition-field",
+                lhs.span,
+                format!(
+                    "a boundary condition's left side must involve `{fname}` (and no other field)"
+                ),
+            )
+            .with_label(format!("does not constrain `{fname}`")),
         );
         return None;
     }
@@ -231,13 +301,22 @@ fn condition(
             Diagnostic::error(
                 "pde::condition-location",
                 *vspan,
-                format!("{} = {value} is not on the boundary; `{}` ranges over [{}, {}]", c.name, c.name, c.lo, c.hi),
+                format!(
+                    "{} = {value} is not on the boundary; `{}` ranges over [{}, {}]",
+                    c.name, c.name, c.lo, c.hi
+                ),
             )
             .with_label("not a boundary value"),
         );
         return None;
     };
-    Some(BoundaryCondition { lhs: l, rhs: r, coord: *coord, side, span })
+    Some(BoundaryCondition {
+        lhs: l,
+        rhs: r,
+        coord: *coord,
+        side,
+        span,
+    })
 }
 
 /// Each face needs as many conditions as the pde's order in its variable requires:
@@ -258,8 +337,10 @@ fn count_conditions(
                 Side::Lower => order.div_ceil(2),
                 Side::Upper => order / 2,
             } as usize;
-            let given: Vec<&BoundaryCondition> =
-                conditions.iter().filter(|b| b.coord == coord && b.side == side).collect();
+            let given: Vec<&BoundaryCondition> = conditions
+                .iter()
+                .filter(|b| b.coord == coord && b.side == side)
+                .collect();
             let c = &cx.coords[coord];
             let at = match side {
                 Side::Lower => c.lo,
@@ -319,13 +400,23 @@ fn command(
     };
     if output == OutputFormat::Number && !p.constraints.is_empty() {
         cx.diags.push(
-            Diagnostic::error("pde::oracle-mismatch", span, "this problem has constraints, but the command prints a single number")
-                .with_label("cannot report constraint values")
-                .with_help("add `output json` and print {\"objective\": .., \"constraints\": [..]}"),
+            Diagnostic::error(
+                "pde::oracle-mismatch",
+                span,
+                "this problem has constraints, but the command prints a single number",
+            )
+            .with_label("cannot report constraint values")
+            .with_help("add `output json` and print {\"objective\": .., \"constraints\": [..]}"),
         );
     }
     let parts = parse_template(cx, template, template_span)?;
-    Some(CommandOracle { template: parts, timeout: settings.duration("timeout"), output, settings, span })
+    Some(CommandOracle {
+        template: parts,
+        timeout: settings.duration("timeout"),
+        output,
+        settings,
+        span,
+    })
 }
 
 /// Splits `./sim --re {x1} --angle {x[2]}` into text and coordinates. `{{` and `}}` escape braces.
@@ -351,8 +442,12 @@ fn parse_template(cx: &mut Checker, template: &str, span: Span) -> Option<Vec<Te
         }
         let Some(close) = tail.find('}').filter(|_| tail.starts_with('{')) else {
             cx.diags.push(
-                Diagnostic::error("pde::template", inner(offset + i, offset + i + 1), "unbalanced brace in the command")
-                    .with_label("write `{{` or `}}` for a literal brace"),
+                Diagnostic::error(
+                    "pde::template",
+                    inner(offset + i, offset + i + 1),
+                    "unbalanced brace in the command",
+                )
+                .with_label("write `{{` or `}}` for a literal brace"),
             );
             return None;
         };
@@ -368,9 +463,13 @@ fn parse_template(cx: &mut Checker, template: &str, span: Span) -> Option<Vec<Te
                 ok = false;
                 let names: Vec<String> = cx.coords.iter().map(|c| c.name.clone()).collect();
                 cx.diags.push(
-                    Diagnostic::error("pde::template", inner(offset + i, offset + i + close + 1), format!("`{{{name}}}` does not name a variable"))
-                        .with_label("unknown placeholder")
-                        .with_help_opt(suggestion(name, names.iter().map(String::as_str))),
+                    Diagnostic::error(
+                        "pde::template",
+                        inner(offset + i, offset + i + close + 1),
+                        format!("`{{{name}}}` does not name a variable"),
+                    )
+                    .with_label("unknown placeholder")
+                    .with_help_opt(suggestion(name, names.iter().map(String::as_str))),
                 );
             }
         }

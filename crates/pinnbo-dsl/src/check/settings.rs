@@ -9,7 +9,9 @@ use crate::source::Span;
 /// The type and range a setting accepts.
 #[derive(Clone, Copy, Debug)]
 pub enum Kind {
-    Int { min: u64 },
+    Int {
+        min: u64,
+    },
     /// A finite number strictly greater than zero.
     Positive,
     Choice(&'static [&'static str]),
@@ -99,7 +101,11 @@ pub static METHODS: &[MethodInfo] = &[
         summary: "physics-informed neural network surrogate with Thompson-style acquisition",
         groups: &[NEURAL, ACQUISITION, PINN],
     },
-    MethodInfo { name: "neural-bo", summary: "neural Thompson sampling", groups: &[NEURAL, ACQUISITION] },
+    MethodInfo {
+        name: "neural-bo",
+        summary: "neural Thompson sampling",
+        groups: &[NEURAL, ACQUISITION],
+    },
     MethodInfo {
         name: "neural-cbo",
         summary: "constrained: EI on the objective among LCB-feasible points",
@@ -108,12 +114,35 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "neural-greedy",
         summary: "perturbed targets and fresh initialization every round",
-        groups: &[NEURAL, ACQUISITION, &[spec("sigma", Kind::Positive), spec("explore", Kind::Int { min: 0 })]],
+        groups: &[
+            NEURAL,
+            ACQUISITION,
+            &[
+                spec("sigma", Kind::Positive),
+                spec("explore", Kind::Int { min: 0 }),
+            ],
+        ],
     },
-    MethodInfo { name: "gp-ei", summary: "Gaussian process, expected improvement", groups: &[GP, ACQUISITION] },
-    MethodInfo { name: "gp-ucb", summary: "Gaussian process, upper confidence bound", groups: &[GP, ACQUISITION] },
-    MethodInfo { name: "gp-ts", summary: "Gaussian process, Thompson sampling", groups: &[GP, ACQUISITION] },
-    MethodInfo { name: "random", summary: "uniform random search", groups: &[] },
+    MethodInfo {
+        name: "gp-ei",
+        summary: "Gaussian process, expected improvement",
+        groups: &[GP, ACQUISITION],
+    },
+    MethodInfo {
+        name: "gp-ucb",
+        summary: "Gaussian process, upper confidence bound",
+        groups: &[GP, ACQUISITION],
+    },
+    MethodInfo {
+        name: "gp-ts",
+        summary: "Gaussian process, Thompson sampling",
+        groups: &[GP, ACQUISITION],
+    },
+    MethodInfo {
+        name: "random",
+        summary: "uniform random search",
+        groups: &[],
+    },
 ];
 
 pub fn method_names() -> impl Iterator<Item = &'static str> {
@@ -123,7 +152,10 @@ pub fn method_names() -> impl Iterator<Item = &'static str> {
 pub(crate) const FDM: &[Spec] = &[
     spec("points", Kind::Int { min: 3 }),
     spec("grid", Kind::Dims),
-    spec("scheme", Kind::Choice(&["crank-nicolson", "backward-euler"])),
+    spec(
+        "scheme",
+        Kind::Choice(&["crank-nicolson", "backward-euler"]),
+    ),
     spec("steps", Kind::Int { min: 1 }),
     spec("times", Kind::List),
     spec("interpolation", Kind::Choice(&["linear", "cubic"])),
@@ -146,12 +178,23 @@ pub(crate) fn check_settings<'s>(
     let mut out = Settings::default();
     let mut seen: Vec<(&str, Span)> = Vec::new();
     for item in items {
-        let BlockItem::Setting(Setting { key, value, value_span }) = item else { continue };
+        let BlockItem::Setting(Setting {
+            key,
+            value,
+            value_span,
+        }) = item
+        else {
+            continue;
+        };
         if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key.name) {
             cx.diags.push(
-                Diagnostic::error("pde::duplicate-setting", key.span, format!("`{}` is set twice", key.name))
-                    .with_label("set again here")
-                    .with_related(*first, "first set here"),
+                Diagnostic::error(
+                    "pde::duplicate-setting",
+                    key.span,
+                    format!("`{}` is set twice", key.name),
+                )
+                .with_label("set again here")
+                .with_related(*first, "first set here"),
             );
             continue;
         }
@@ -166,9 +209,13 @@ pub(crate) fn check_settings<'s>(
                 }
             });
             cx.diags.push(
-                Diagnostic::error("pde::unknown-setting", key.span, format!("unknown setting `{}` for {block_name}", key.name))
-                    .with_label("not a setting here")
-                    .with_help(help),
+                Diagnostic::error(
+                    "pde::unknown-setting",
+                    key.span,
+                    format!("unknown setting `{}` for {block_name}", key.name),
+                )
+                .with_label("not a setting here")
+                .with_help(help),
             );
             continue;
         };
@@ -180,7 +227,12 @@ pub(crate) fn check_settings<'s>(
                 let mut d = Diagnostic::error(
                     "pde::setting-type",
                     *value_span,
-                    format!("`{}` expects {}, found {}", key.name, spec.kind.describe(), describe_value(value)),
+                    format!(
+                        "`{}` expects {}, found {}",
+                        key.name,
+                        spec.kind.describe(),
+                        describe_value(value)
+                    ),
                 )
                 .with_label("wrong type or out of range");
                 if let (Kind::Choice(options), Value::Name(n)) = (spec.kind, value) {
@@ -203,13 +255,19 @@ fn describe_value(v: &Value) -> String {
 
 fn convert(kind: Kind, value: &Value) -> Option<SettingValue> {
     Some(match (kind, value) {
-        (Kind::Int { min }, Value::Number(v)) if v.fract() == 0.0 && *v >= min as f64 && *v < 2f64.powi(53) => {
+        (Kind::Int { min }, Value::Number(v))
+            if v.fract() == 0.0 && *v >= min as f64 && *v < 2f64.powi(53) =>
+        {
             SettingValue::Int(*v as u64)
         }
         (Kind::Positive, Value::Number(v)) if *v > 0.0 && v.is_finite() => SettingValue::Number(*v),
-        (Kind::Choice(options), Value::Name(n)) if options.contains(&n.as_str()) => SettingValue::Name(n.clone()),
+        (Kind::Choice(options), Value::Name(n)) if options.contains(&n.as_str()) => {
+            SettingValue::Name(n.clone())
+        }
         (Kind::Duration, Value::Duration(d)) if !d.is_zero() => SettingValue::Duration(*d),
-        (Kind::Dims, Value::Dims(ds)) if ds.iter().all(|d| d.fract() == 0.0 && *d >= 3.0 && *d < 1e9) => {
+        (Kind::Dims, Value::Dims(ds))
+            if ds.iter().all(|d| d.fract() == 0.0 && *d >= 3.0 && *d < 1e9) =>
+        {
             SettingValue::Dims(ds.iter().map(|d| *d as usize).collect())
         }
         (Kind::List, Value::List(xs)) if !xs.is_empty() && xs.iter().all(|x| x.is_finite()) => {
@@ -225,29 +283,50 @@ pub(crate) fn reject_conditions(cx: &mut Checker, block_name: &str, items: &[Blo
     for item in items {
         if let BlockItem::Condition { span, .. } = item {
             cx.diags.push(
-                Diagnostic::error("pde::misplaced-condition", *span, format!("{block_name} takes settings, not conditions"))
-                    .with_label("a condition")
-                    .with_help("boundary conditions belong in an `oracle fdm { ... }` block"),
+                Diagnostic::error(
+                    "pde::misplaced-condition",
+                    *span,
+                    format!("{block_name} takes settings, not conditions"),
+                )
+                .with_label("a condition")
+                .with_help("boundary conditions belong in an `oracle fdm { ... }` block"),
             );
         }
     }
 }
 
-pub(crate) fn check_method(cx: &mut Checker, name: &Ident, items: &[BlockItem], pdes: &[Pde]) -> Option<Method> {
+pub(crate) fn check_method(
+    cx: &mut Checker,
+    name: &Ident,
+    items: &[BlockItem],
+    pdes: &[Pde],
+) -> Option<Method> {
     let Some(info) = METHODS.iter().find(|m| m.name == name.name) else {
-        let help = suggestion(&name.name, method_names())
-            .unwrap_or_else(|| format!("known methods: {}", method_names().collect::<Vec<_>>().join(", ")));
+        let help = suggestion(&name.name, method_names()).unwrap_or_else(|| {
+            format!(
+                "known methods: {}",
+                method_names().collect::<Vec<_>>().join(", ")
+            )
+        });
         cx.diags.push(
-            Diagnostic::error("pde::unknown-method", name.span, format!("unknown method `{}`", name.name))
-                .with_label("not a method")
-                .with_help(help),
+            Diagnostic::error(
+                "pde::unknown-method",
+                name.span,
+                format!("unknown method `{}`", name.name),
+            )
+            .with_label("not a method")
+            .with_help(help),
         );
         return None;
     };
     let block_name = format!("method `{}`", info.name);
     reject_conditions(cx, &block_name, items);
     let settings = check_settings(cx, &block_name, items, info.settings());
-    let order = pdes.iter().map(|p| p.residual().total_order()).max().unwrap_or(0);
+    let order = pdes
+        .iter()
+        .map(|p| p.residual().total_order())
+        .max()
+        .unwrap_or(0);
     if info.name == "pinn-bo" && settings.name("activation") == Some("relu") && order >= 2 {
         let span = items
             .iter()
@@ -266,5 +345,9 @@ pub(crate) fn check_method(cx: &mut Checker, name: &Ident, items: &[BlockItem], 
             .with_help("use a smooth activation: tanh, sin or softplus"),
         );
     }
-    Some(Method { name: info.name.to_string(), settings, span: name.span })
+    Some(Method {
+        name: info.name.to_string(),
+        settings,
+        span: name.span,
+    })
 }

@@ -1,0 +1,158 @@
+//! End-to-end tests of the `pinnbo` binary: exit codes, output and error messages.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn pinnbo(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args(args)
+        .current_dir(root())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the pinnbo binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn every_shipped_problem_checks_clean() {
+    let mut files: Vec<String> = std::fs::read_dir(root().join("problems"))
+        .expect("problems/")
+        .map(|e| {
+            format!(
+                "problems/{}",
+                e.expect("entry").file_name().to_string_lossy()
+            )
+        })
+        .filter(|f| f.ends_with(".pde"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 21);
+    let args: Vec<&str> = std::iter::once("check")
+        .chain(files.iter().map(String::as_str))
+        .collect();
+    let out = pinnbo(&args);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.starts_with("ok: "))
+            .count(),
+        files.len()
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "no warnings expected: {}",
+        text(&out.stderr)
+    );
+}
+
+#[test]
+fn invalid_file_exits_1_with_located_diagnostics() {
+    let out = pinnbo(&[
+        "check",
+        "tests/diagnostics/09-unknown-operator.pde",
+        "problems/beam.pde",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("[tests/diagnostics/09-unknown-operator.pde:3:5]"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `laplacian`?"), "{err}");
+    assert!(err.contains("1 of 2 files failed"), "{err}");
+    assert!(text(&out.stdout).contains("ok: problems/beam.pde"));
+}
+
+#[test]
+fn unreadable_file_exits_1() {
+    let out = pinnbo(&["check", "problems/no-such-file.pde"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("cannot read problems/no-such-file.pde"));
+}
+
+#[test]
+fn usage_errors_exit_2_and_help_exits_0() {
+    assert_eq!(pinnbo(&[]).status.code(), Some(2));
+    assert_eq!(pinnbo(&["check"]).status.code(), Some(2));
+    assert_eq!(pinnbo(&["frobnicate"]).status.code(), Some(2));
+    for args in [&["--help"][..], &["check", "--help"], &["eval", "--help"]] {
+        let out = pinnbo(args);
+        assert_eq!(out.status.code(), Some(0));
+        assert!(text(&out.stdout).contains("Usage: pinnbo"));
+    }
+}
+
+#[test]
+fn eval_reports_objective_constraints_and_pde_terms() {
+    let out = pinnbo(&["eval", "problems/rastrigin-20.pde", "--at", "x=0"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("objective  0 (minimize)"), "{stdout}");
+    assert!(
+        stdout.contains("pde 1 (line 10): right-hand side 0, residual of the closed form 0e0"),
+        "{stdout}"
+    );
+
+    let out = pinnbo(&[
+        "eval",
+        "problems/branin-constrained.pde",
+        "--at",
+        "x1=3.141592653589793,x2=2.275",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert!((v["objective"].as_f64().unwrap() - 0.397887357729738).abs() < 1e-12);
+    assert_eq!(v["constraints"][0]["name"], "disk");
+    assert_eq!(v["constraints"][0]["satisfied"], true);
+}
+
+#[test]
+fn eval_rejects_bad_points_clearly() {
+    let out = pinnbo(&["eval", "problems/simionescu.pde", "--at", "x=0.3,y="]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("expected a number or a list `[a, b, ...]` at column 9"));
+
+    let out = pinnbo(&["eval", "problems/simionescu.pde", "--at", "x=0.3"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("--at gives no value for y"));
+
+    let out = pinnbo(&[
+        "eval",
+        "problems/gas-transmission.pde",
+        "--at",
+        "x=1,x2=1,x3=20,x4=1",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("`x` is not a variable of gas-transmission"));
+
+    let out = pinnbo(&["eval", "problems/beam.pde", "--at", "x=0.5"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("it needs the field `w`, which has no closed form"));
+}
+
+#[test]
+fn eval_reports_domain_errors_as_failures() {
+    // x1 < 0 is outside the bounds; sqrt(x1) is then NaN: reported, exit 1, no panic.
+    let out = pinnbo(&[
+        "eval",
+        "problems/gas-transmission.pde",
+        "--at",
+        "x1=-4,x2=1,x3=20,x4=1",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("x1 = -4 is outside its bounds [20, 50]"),
+        "{err}"
+    );
+    assert!(err.contains("not finite"), "{err}");
+}
