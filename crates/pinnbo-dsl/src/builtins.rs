@@ -104,6 +104,29 @@ impl Builtin {
         }
     }
 
+    /// Applies a one-argument built-in to every element. The dispatch happens once, outside
+    /// the loop, so each arm is a tight loop the compiler can unroll.
+    pub fn apply1_slice(self, xs: &mut [f64]) {
+        fn each(xs: &mut [f64], f: impl Fn(f64) -> f64) {
+            xs.iter_mut().for_each(|x| *x = f(*x));
+        }
+        match self {
+            Builtin::Sin => each(xs, f64::sin),
+            Builtin::Cos => each(xs, f64::cos),
+            Builtin::Tan => each(xs, f64::tan),
+            Builtin::Asin => each(xs, f64::asin),
+            Builtin::Acos => each(xs, f64::acos),
+            Builtin::Atan => each(xs, f64::atan),
+            Builtin::Sinh => each(xs, f64::sinh),
+            Builtin::Cosh => each(xs, f64::cosh),
+            Builtin::Tanh => each(xs, f64::tanh),
+            Builtin::Exp => each(xs, f64::exp),
+            Builtin::Sqrt => each(xs, f64::sqrt),
+            Builtin::Abs => each(xs, f64::abs),
+            other => each(xs, |x| other.apply1(x)),
+        }
+    }
+
     pub fn apply2(self, a: f64, b: f64) -> f64 {
         match self {
             Builtin::Atan2 => a.atan2(b),

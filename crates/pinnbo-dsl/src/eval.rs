@@ -57,6 +57,10 @@ enum Instr {
     Coord(Reg, CoordId),
     Neg(Reg),
     Binary(BinaryOp, Reg, Reg),
+    /// `r = r op c`
+    BinaryConstRight(BinaryOp, Reg, f64),
+    /// `r = c op r`
+    BinaryConstLeft(BinaryOp, Reg, f64),
     PowI(Reg, i32),
     Call1(Builtin, Reg),
     Call2(Builtin, Reg, Reg),
@@ -121,11 +125,22 @@ impl Compiled {
                 self.emit(a, r)?;
                 self.code.push(Instr::PowI(r, small_int(b).unwrap_or(1)));
             }
-            Expr::Binary(op, a, b) => {
-                self.emit(a, r)?;
-                self.emit(b, r + 1)?;
-                self.code.push(Instr::Binary(*op, r, r + 1));
-            }
+            // A constant operand is folded into the instruction: no lane to fill and re-read.
+            Expr::Binary(op, a, b) => match (fold(a), fold(b)) {
+                (_, Some(c)) => {
+                    self.emit(a, r)?;
+                    self.code.push(Instr::BinaryConstRight(*op, r, c));
+                }
+                (Some(c), None) => {
+                    self.emit(b, r)?;
+                    self.code.push(Instr::BinaryConstLeft(*op, r, c));
+                }
+                (None, None) => {
+                    self.emit(a, r)?;
+                    self.emit(b, r + 1)?;
+                    self.code.push(Instr::Binary(*op, r, r + 1));
+                }
+            },
             Expr::Call(f, args) => match args.as_slice() {
                 [a] => {
                     self.emit(a, r)?;
@@ -202,8 +217,8 @@ impl Compiled {
                     }
                 }
                 Instr::Neg(r) => lane(regs, r, n).iter_mut().for_each(|d| *d = -*d),
-                Instr::PowI(r, k) => lane(regs, r, n).iter_mut().for_each(|d| *d = d.powi(k)),
-                Instr::Call1(f, r) => lane(regs, r, n).iter_mut().for_each(|d| *d = f.apply1(*d)),
+                Instr::PowI(r, k) => integer_power(lane(regs, r, n), k),
+                Instr::Call1(f, r) => f.apply1_slice(lane(regs, r, n)),
                 Instr::Binary(op, a, b) => {
                     let (dst, src) = two_lanes(regs, a, b, n);
                     match op {
@@ -217,6 +232,26 @@ impl Compiled {
                             .for_each(|(d, s)| *d = power(*d, *s)),
                     }
                 }
+                Instr::BinaryConstRight(op, r, c) => {
+                    let d = lane(regs, r, n);
+                    match op {
+                        BinaryOp::Add => d.iter_mut().for_each(|x| *x += c),
+                        BinaryOp::Sub => d.iter_mut().for_each(|x| *x -= c),
+                        BinaryOp::Mul => d.iter_mut().for_each(|x| *x *= c),
+                        BinaryOp::Div => d.iter_mut().for_each(|x| *x /= c),
+                        BinaryOp::Pow => d.iter_mut().for_each(|x| *x = power(*x, c)),
+                    }
+                }
+                Instr::BinaryConstLeft(op, r, c) => {
+                    let d = lane(regs, r, n);
+                    match op {
+                        BinaryOp::Add => d.iter_mut().for_each(|x| *x += c),
+                        BinaryOp::Sub => d.iter_mut().for_each(|x| *x = c - *x),
+                        BinaryOp::Mul => d.iter_mut().for_each(|x| *x *= c),
+                        BinaryOp::Div => d.iter_mut().for_each(|x| *x = c / *x),
+                        BinaryOp::Pow => d.iter_mut().for_each(|x| *x = power(c, *x)),
+                    }
+                }
                 Instr::Call2(f, a, b) => {
                     let (dst, src) = two_lanes(regs, a, b, n);
                     dst.iter_mut()
@@ -225,6 +260,24 @@ impl Compiled {
                 }
             }
         }
+    }
+}
+
+/// `x^k` for small integer k: multiplications for the common powers (`powi` is an
+/// out-of-line library call per element).
+fn integer_power(xs: &mut [f64], k: i32) {
+    match k {
+        0 => xs.fill(1.0),
+        1 => {}
+        2 => xs.iter_mut().for_each(|x| *x *= *x),
+        3 => xs.iter_mut().for_each(|x| *x = *x * *x * *x),
+        4 => xs.iter_mut().for_each(|x| {
+            let y = *x * *x;
+            *x = y * y;
+        }),
+        -1 => xs.iter_mut().for_each(|x| *x = 1.0 / *x),
+        -2 => xs.iter_mut().for_each(|x| *x = 1.0 / (*x * *x)),
+        _ => xs.iter_mut().for_each(|x| *x = x.powi(k)),
     }
 }
 
@@ -241,6 +294,21 @@ fn two_lanes(regs: &mut [f64], a: Reg, b: Reg, n: usize) -> (&mut [f64], &[f64])
         &mut lo[a as usize * LANES..a as usize * LANES + n],
         &hi[..n],
     )
+}
+
+/// The value of a subtree that depends on no coordinate (constant folding).
+fn fold(e: &Expr) -> Option<f64> {
+    let pure = !e.any(|n| {
+        !matches!(
+            n,
+            Expr::Const(_) | Expr::Neg(_) | Expr::Binary(..) | Expr::Call(..)
+        )
+    });
+    if pure {
+        eval_const(e)
+    } else {
+        None
+    }
 }
 
 fn small_int(e: &Expr) -> Option<i32> {
