@@ -119,7 +119,12 @@ fn eval_reports_objective_constraints_and_pde_terms() {
 fn eval_rejects_bad_points_clearly() {
     let out = pinnbo(&["eval", "problems/simionescu.pde", "--at", "x=0.3,y="]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("expected a number or a list `[a, b, ...]` at column 9"));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("invalid --at: expected a number or a list `[a, b, ...]`"),
+        "{err}"
+    );
+    assert!(err.contains("[--at:1:8]"), "{err}");
 
     let out = pinnbo(&["eval", "problems/simionescu.pde", "--at", "x=0.3"]);
     assert_eq!(out.status.code(), Some(2));

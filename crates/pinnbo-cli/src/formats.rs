@@ -26,16 +26,26 @@ impl FormatError {
     /// Renders with the input as the "source", underlining the offending column.
     pub fn render(&self, style: pinnbo_dsl::Style) -> String {
         let source = Source::new(self.flag, self.input.clone());
-        let len = self.input[self.offset..]
-            .chars()
-            .next()
-            .map_or(0, char::len_utf8);
+        // At the end of the input there is no character to underline: mark the last one.
+        let (span, label) = match self.input[self.offset..].chars().next() {
+            Some(c) => (
+                Span::new(self.offset, self.offset + c.len_utf8()),
+                format!("expected {}", self.expected),
+            ),
+            None => {
+                let last = self.input.chars().next_back().map_or(0, char::len_utf8);
+                (
+                    Span::new(self.offset - last, self.offset),
+                    format!("expected {} after this", self.expected),
+                )
+            }
+        };
         let diag = Diagnostic::error(
             "pinnbo::bad-flag",
-            Span::new(self.offset, self.offset + len),
+            span,
             format!("invalid {}: expected {}", self.flag, self.expected),
         )
-        .with_label(format!("expected {}", self.expected));
+        .with_label(label);
         pinnbo_dsl::render(&source, &[diag], style)
     }
 }

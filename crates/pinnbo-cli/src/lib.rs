@@ -41,20 +41,12 @@ pub enum Command {
         /// The problem file.
         file: PathBuf,
         /// The point: `x=0.3,y=1`; vector variables as `x=[1,2,3]`, `x[2]=0.5`, or `x=0.5` for all.
-        #[arg(long, value_parser = parse_point)]
-        at: PointArg,
+        #[arg(long)]
+        at: String,
         /// Print JSON instead of text.
         #[arg(long)]
         json: bool,
     },
-}
-
-/// A parsed `--at` value (kept with its text for error rendering).
-#[derive(Clone, Debug)]
-pub struct PointArg(pub Vec<formats::Assignment>);
-
-fn parse_point(s: &str) -> Result<PointArg, String> {
-    formats::point(s).map(PointArg).map_err(|e| e.to_string())
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -80,6 +72,13 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
     let style = style(cli.no_color);
     match cli.command {
         Command::Check { files, quiet } => check_cmd::run(&files, quiet, style),
-        Command::Eval { file, at, json } => eval_cmd::run(&file, &at.0, json, style),
+        // Parsed here rather than by clap so the error can underline the offending column.
+        Command::Eval { file, at, json } => match formats::point(&at) {
+            Ok(point) => eval_cmd::run(&file, &point, json, style),
+            Err(e) => {
+                eprint!("{}", e.render(style));
+                ExitCode::from(2)
+            }
+        },
     }
 }
