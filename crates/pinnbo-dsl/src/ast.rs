@@ -45,10 +45,6 @@ impl Expr {
     pub fn placeholder(span: Span) -> Expr {
         Expr::leaf(ExprKind::Number(f64::NAN), span)
     }
-
-    pub fn is_placeholder(&self) -> bool {
-        matches!(self.kind, ExprKind::Number(v) if v.is_nan())
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

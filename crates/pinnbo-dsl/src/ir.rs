@@ -84,10 +84,6 @@ impl Expr {
         out
     }
 
-    pub fn has_derivative(&self) -> bool {
-        self.any(|e| matches!(e, Expr::Diff { .. } | Expr::Operator { .. }))
-    }
-
     /// The highest number of derivatives with respect to `coord` applied to any field.
     pub fn order_in(&self, coord: CoordId) -> u32 {
         fn walk(e: &Expr, coord: CoordId, depth: u32, best: &mut u32) {
@@ -166,6 +162,20 @@ pub struct Pde {
 impl Pde {
     pub fn residual(&self) -> Expr {
         Expr::binary(BinaryOp::Sub, self.lhs.clone(), self.rhs.clone())
+    }
+
+    /// The highest number of derivatives in `coord` applied to a field on either side.
+    pub fn order_in(&self, coord: CoordId) -> u32 {
+        self.lhs.order_in(coord).max(self.rhs.order_in(coord))
+    }
+
+    /// The highest total derivative order applied to a field on either side.
+    pub fn total_order(&self) -> u32 {
+        self.lhs.total_order().max(self.rhs.total_order())
+    }
+
+    pub fn mentions(&self, field: FieldId) -> bool {
+        self.lhs.fields().contains(&field) || self.rhs.fields().contains(&field)
     }
 }
 
@@ -401,15 +411,6 @@ impl Problem {
                     .collect(),
             },
         }
-    }
-
-    /// True when the objective and every constraint can be computed from closed forms.
-    pub fn is_closed_form(&self) -> bool {
-        let known = |e: &Expr| {
-            let e = self.substitute_definitions(e);
-            !e.any(|n| matches!(n, Expr::Field(_)))
-        };
-        known(&self.objective.expr) && self.constraints.iter().all(|c| known(&c.expr))
     }
 
     /// Formats an expression with this problem's names.

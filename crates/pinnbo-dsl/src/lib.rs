@@ -177,4 +177,17 @@ mod tests {
             Err(operators::RegisterError::Reserved(_))
         ));
     }
+
+    #[test]
+    fn expressions_display_with_the_problems_names() {
+        let text =
+            "var x in [0, 1], y[2] in [0, 1]\nfield u(x, y)\npde dxx(u) + 2*d(u, y[2]) = -sin(x)\n\
+                    minimize u\noracle command \"./m {x} {y[1]} {y[2]}\"";
+        let p = compile(&Source::new("d.pde", text)).expect("valid").problem;
+        assert_eq!(
+            p.display(&p.pdes[0].lhs).to_string(),
+            "(d(d(u, x), x) + (2 * d(u, y[2])))"
+        );
+        assert_eq!(p.display(&p.pdes[0].rhs).to_string(), "-(sin(x))");
+    }
 }

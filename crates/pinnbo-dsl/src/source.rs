@@ -76,12 +76,6 @@ impl Source {
         (line, col)
     }
 
-    /// `name:line:col` of a span, for messages that are not rendered with a snippet.
-    pub fn location(&self, span: Span) -> String {
-        let (line, col) = self.line_col(span.start);
-        format!("{}:{line}:{col}", self.name)
-    }
-
     pub(crate) fn named_source(&self) -> miette::NamedSource<String> {
         miette::NamedSource::new(&self.name, self.text.to_string())
     }

@@ -346,8 +346,7 @@ impl<'a> Lowerer<'a> {
 
     fn call(&mut self, name: &Ident, args: &[Arg], span: Span) -> Lowered {
         let n = name.name.as_str();
-        if let Some(local) = self.locals.iter().rev().find(|(l, _)| l == n) {
-            let _ = local;
+        if self.locals.iter().any(|(l, _)| l == n) {
             return self.err(
                 Diagnostic::error(
                     "pde::not-a-function",

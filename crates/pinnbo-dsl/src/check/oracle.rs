@@ -128,11 +128,7 @@ fn fdm(
         );
         return None;
     }
-    let pdes: Vec<&Pde> = p
-        .pdes
-        .iter()
-        .filter(|pde| pde.residual().fields().contains(&field))
-        .collect();
+    let pdes: Vec<&Pde> = p.pdes.iter().filter(|pde| pde.mentions(field)).collect();
     if pdes.is_empty() && p.failed_pdes > 0 {
         return None;
     }
@@ -151,12 +147,7 @@ fn fdm(
     let settings = check_settings(cx, "an fdm oracle", items, FDM.iter());
     let orders: Vec<u32> = args
         .iter()
-        .map(|&c| {
-            pdes.iter()
-                .map(|pde| pde.residual().order_in(c))
-                .max()
-                .unwrap_or(0)
-        })
+        .map(|&c| pdes.iter().map(|pde| pde.order_in(c)).max().unwrap_or(0))
         .collect();
     check_resolution(cx, &settings, &orders, items, span);
     let mut conditions = Vec::new();

@@ -322,11 +322,7 @@ pub(crate) fn check_method(
     let block_name = format!("method `{}`", info.name);
     reject_conditions(cx, &block_name, items);
     let settings = check_settings(cx, &block_name, items, info.settings());
-    let order = pdes
-        .iter()
-        .map(|p| p.residual().total_order())
-        .max()
-        .unwrap_or(0);
+    let order = pdes.iter().map(Pde::total_order).max().unwrap_or(0);
     if info.name == "pinn-bo" && settings.name("activation") == Some("relu") && order >= 2 {
         let span = items
             .iter()
