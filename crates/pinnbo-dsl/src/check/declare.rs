@@ -1,0 +1,255 @@
+//! The first pass: constants, variables, functions and fields, in file order.
+
+use super::{Allow, Checker, Declared, FnDef, Lowerer, MAX_VECTOR_LEN};
+use crate::ast::{self, Ident, StmtKind};
+use crate::diag::{suggestion, Diagnostic};
+use crate::ir::*;
+
+/// First pass: constants, variables, functions and fields, in file order.
+pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
+    let mut definitions = Vec::new();
+    for stmt in &file.statements {
+        match &stmt.kind {
+            StmtKind::Const { name, value } => match cx.constant(value, "the constant") {
+                Some(v) => {
+                    cx.declare(name, Declared::Const(v));
+                }
+                None => cx.poison(name),
+            },
+            StmtKind::Var(items) => items.iter().for_each(|item| {
+                if variable(cx, item).is_none() {
+                    cx.poison(&item.name);
+                }
+            }),
+            StmtKind::Fn { name, params, body } => {
+                distinct_params(cx, params);
+                if cx.declare(name, Declared::Fn) {
+                    cx.fns.insert(
+                        name.name.clone(),
+                        FnDef {
+                            params: params.clone(),
+                            body: body.clone(),
+                            name_span: name.span,
+                        },
+                    );
+                }
+            }
+            StmtKind::Field {
+                name,
+                params,
+                definition,
+            } => {
+                let args = field_params(cx, name, params);
+                if args.is_none() {
+                    cx.poison(name);
+                }
+                if let Some(args) = args {
+                    let id = cx.fields.len();
+                    if cx.declare(name, Declared::Field(id)) {
+                        cx.fields.push(Field {
+                            name: name.name.clone(),
+                            args,
+                            definition: None,
+                            span: name.span,
+                        });
+                        if let Some(def) = definition {
+                            definitions.push((id, def));
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Function bodies are checked where they are called. Here each is also checked once on its
+    // own, with opaque parameters, so that misspelt names in unused functions surface; only
+    // name errors are kept, since what else is valid depends on the arguments.
+    let mut fns: Vec<FnDef> = cx.fns.values().cloned().collect();
+    fns.sort_by_key(|f| f.name_span.start);
+    for def in fns {
+        let before = cx.diags.len();
+        let mut lw = Lowerer::new(cx, Allow::BOUNDARY);
+        lw.bind_params(&def.params);
+        lw.expr(&def.body);
+        let mut i = before;
+        while i < cx.diags.len() {
+            if matches!(
+                cx.diags[i].code,
+                "pde::unknown-name" | "pde::unknown-function" | "pde::arity"
+            ) {
+                i += 1;
+            } else {
+                cx.diags.remove(i);
+            }
+        }
+    }
+    for (id, def) in definitions {
+        cx.broken_definitions.push(id);
+        if let Some(e) = cx.lower(Allow::KNOWN, def) {
+            let args = cx.fields[id].args.clone();
+            let mut stray = None;
+            e.visit(&mut |n| {
+                if let Expr::Coord(c) = n {
+                    if !args.contains(c) && stray.is_none() {
+                        stray = Some(*c);
+                    }
+                }
+            });
+            if let Some(c) = stray {
+                let (f, v) = (cx.fields[id].name.clone(), cx.coords[c].name.clone());
+                cx.error(
+                    Diagnostic::error(
+                        "pde::field-definition",
+                        def.span,
+                        format!(
+                            "the definition of `{f}` uses `{v}`, which is not one of its variables"
+                        ),
+                    )
+                    .with_label(format!("uses `{v}`"))
+                    .with_help(format!("add `{v}` to the field's declaration")),
+                );
+            } else {
+                cx.fields[id].definition = Some(e);
+                cx.broken_definitions.pop();
+            }
+        }
+    }
+}
+
+fn distinct_params(cx: &mut Checker, params: &[Ident]) {
+    for (i, p) in params.iter().enumerate() {
+        if let Some(first) = params[..i].iter().find(|q| q.name == p.name) {
+            cx.error(
+                Diagnostic::error(
+                    "pde::duplicate-declaration",
+                    p.span,
+                    format!("parameter `{}` appears twice", p.name),
+                )
+                .with_label("repeated")
+                .with_related(first.span, "first here"),
+            );
+        }
+    }
+}
+
+fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
+    let len = match &item.size {
+        None => None,
+        Some(size) => {
+            let n = cx.count(size, "a vector length", 1)?;
+            if n as usize > MAX_VECTOR_LEN {
+                cx.error(
+                    Diagnostic::error(
+                        "pde::too-large",
+                        size.span,
+                        format!("a vector variable may have at most {MAX_VECTOR_LEN} elements"),
+                    )
+                    .with_label(format!("{n} elements")),
+                );
+                return None;
+            }
+            Some(n as usize)
+        }
+    };
+    let lo = cx.constant(&item.lo, "the lower bound");
+    let hi = cx.constant(&item.hi, "the upper bound");
+    let (lo, hi) = (lo?, hi?);
+    if lo > hi {
+        cx.error(
+            Diagnostic::error(
+                "pde::inverted-bounds",
+                item.bounds_span,
+                format!(
+                    "the bounds of `{}` are inverted: {lo} > {hi}",
+                    item.name.name
+                ),
+            )
+            .with_label("lower bound exceeds upper bound")
+            .with_help(format!("write the lower bound first: [{hi}, {lo}]")),
+        );
+        return None;
+    }
+    if lo == hi {
+        cx.error(
+            Diagnostic::error(
+                "pde::empty-bounds",
+                item.bounds_span,
+                format!(
+                    "the bounds of `{}` are empty: both are {lo}",
+                    item.name.name
+                ),
+            )
+            .with_label("an interval of zero width")
+            .with_help("a fixed value is a constant: `const name = value`"),
+        );
+        return None;
+    }
+    let first = cx.coords.len();
+    if !cx.declare(&item.name, Declared::Var { first, len }) {
+        return None;
+    }
+    let make = |name: String| Coordinate {
+        name,
+        lo,
+        hi,
+        span: item.name.span,
+    };
+    match len {
+        None => cx.coords.push(make(item.name.name.clone())),
+        Some(n) => cx
+            .coords
+            .extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
+    }
+    Some(())
+}
+
+/// A field's parameters must be declared variables; vector variables contribute all elements.
+fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<CoordId>> {
+    distinct_params(cx, params);
+    if params.is_empty() {
+        cx.error(
+            Diagnostic::error(
+                "pde::field-without-variables",
+                name.span,
+                format!("the field `{}` has no variables", name.name),
+            )
+            .with_label("declare what it depends on, e.g. `field u(x, y)`"),
+        );
+        return None;
+    }
+    let mut args = Vec::new();
+    let mut ok = true;
+    for p in params {
+        match cx.declared(&p.name) {
+            Some(Declared::Var { first, len }) => args.extend(first..first + len.unwrap_or(1)),
+            _ => {
+                let vars: Vec<&str> = cx
+                    .names()
+                    .filter(|n| matches!(cx.declared(n), Some(Declared::Var { .. })))
+                    .collect();
+                let help = suggestion(&p.name, vars)
+                    .unwrap_or_else(|| "declare it first with `var name in [lo, hi]`".to_string());
+                cx.error(
+                    Diagnostic::error(
+                        "pde::field-variable",
+                        p.span,
+                        format!("`{}` is not a declared variable", p.name),
+                    )
+                    .with_label("fields depend on declared variables")
+                    .with_help(help),
+                );
+                ok = false;
+            }
+        }
+    }
+    ok.then_some(args)
+}
+
+impl Lowerer<'_> {
+    /// Binds function parameters to opaque placeholders, to check a body on its own.
+    pub(crate) fn bind_params(&mut self, params: &[Ident]) {
+        for p in params {
+            self.bind(&p.name, Expr::Const(1.0));
+        }
+    }
+}
