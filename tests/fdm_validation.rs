@@ -292,3 +292,94 @@ mod beam {
         );
     }
 }
+
+mod transient {
+    use super::{assert_second_order, orders};
+    use pinnbo_fdm::transient::{Heat, Scheme};
+    use pinnbo_fdm::{Axis, FdmError};
+    use std::f64::consts::PI;
+
+    const ALPHA: f64 = 0.5;
+    const T: f64 = 0.2;
+
+    /// Max error at t = T of the decaying mode sin(pi x) [sin(pi y)] with zero boundary data.
+    fn mode_error(dims: usize, n: usize, steps: usize, scheme: Scheme) -> f64 {
+        let exact = |p: &[f64], t: f64| {
+            (-(dims as f64) * ALPHA * PI * PI * t).exp()
+                * p.iter().map(|x| (PI * x).sin()).product::<f64>()
+        };
+        let zero = |_: &[f64], _: f64| 0.0;
+        let initial = |p: &[f64]| exact(p, 0.0);
+        let heat = Heat {
+            axes: vec![Axis::new(0.0, 1.0, n).unwrap(); dims],
+            diffusivity: ALPHA,
+            source: &zero,
+            initial: &initial,
+            boundary: &zero,
+            scheme,
+            steps,
+            final_time: T,
+        };
+        let out = heat.solve(&[0.0, T]).unwrap();
+        assert_eq!(out.times, [0.0, T]);
+        let u = &out.values[1];
+        (0..u.len())
+            .map(|k| {
+                let (i, j) = (k % n, k / n);
+                let p: Vec<f64> = if dims == 1 {
+                    vec![out.axes[0].x(i)]
+                } else {
+                    vec![out.axes[0].x(i), out.axes[1].x(j)]
+                };
+                (u[k] - exact(&p, T)).abs()
+            })
+            .fold(0.0, f64::max)
+    }
+
+    #[test]
+    fn crank_nicolson_mode_decay_is_second_order_in_time_and_space() {
+        let one_d: Vec<f64> = [17, 33, 65, 129]
+            .iter()
+            .map(|&n| mode_error(1, n, n - 1, Scheme::CrankNicolson))
+            .collect();
+        assert_second_order("heat 1-D, Crank-Nicolson, dt ~ h", &one_d);
+        let two_d: Vec<f64> = [9, 17, 33, 65]
+            .iter()
+            .map(|&n| mode_error(2, n, n - 1, Scheme::CrankNicolson))
+            .collect();
+        assert_second_order("heat 2-D, Crank-Nicolson, dt ~ h", &two_d);
+    }
+
+    #[test]
+    fn backward_euler_is_first_order_in_time() {
+        let errors: Vec<f64> = [10, 20, 40, 80]
+            .iter()
+            .map(|&s| mode_error(1, 513, s, Scheme::BackwardEuler))
+            .collect();
+        let p = orders(&errors);
+        assert!(
+            p.iter().all(|o| (0.9..=1.1).contains(o)),
+            "errors {errors:?}, orders {p:?}"
+        );
+    }
+
+    #[test]
+    fn output_times_must_fall_on_steps() {
+        let zero = |_: &[f64], _: f64| 0.0;
+        let one = |_: &[f64]| 1.0;
+        let heat = Heat {
+            axes: vec![Axis::new(0.0, 1.0, 11).unwrap()],
+            diffusivity: 1.0,
+            source: &zero,
+            initial: &one,
+            boundary: &zero,
+            scheme: Scheme::CrankNicolson,
+            steps: 10,
+            final_time: 1.0,
+        };
+        assert!(
+            matches!(heat.solve(&[0.35]), Err(FdmError::IllPosed(m)) if m.contains("not a multiple of the time step"))
+        );
+        assert_eq!(heat.solve(&[0.3, 1.0]).unwrap().times, [0.3, 1.0]);
+    }
+}

@@ -7,6 +7,7 @@ mod error;
 pub mod grid;
 pub mod poisson;
 pub mod sparse;
+pub mod transient;
 
 pub use error::FdmError;
 pub use grid::{Axis, Field1, Field2};
