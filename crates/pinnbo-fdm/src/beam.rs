@@ -1,14 +1,17 @@
 //! The Euler–Bernoulli beam `(EI(x) w'')'' = q(x)` in split form: the bending moment M = EI w''
 //! and the deflection w are unknowns of one coupled system
 //!
-//!     M'' = q,    w'' = c(x) M,    c = 1/EI,
+//! ```text
+//! M'' = q,    w'' = c(x) M,    c = 1/EI,
+//! ```
 //!
 //! so the equations involve only the compliance c, which stays finite where EI has poles
 //! (the thesis beam's EI changes sign 26 times on [0, 1]). Second-order central differences
-//! inside, second-order one-sided differences for slopes and shear at the ends.
+//! inside, second-order one-sided differences for slopes and shear at the ends; the system is
+//! banded and solved in O(n).
 
 use crate::grid::{check_memory, finite, Axis, Field1, DEFAULT_MEMORY_LIMIT};
-use crate::sparse::Assembly;
+use crate::band::Banded;
 use crate::FdmError;
 
 /// A condition at one end of the beam.
@@ -102,63 +105,55 @@ impl Beam<'_> {
         }
         check_memory(2 * n, 1, DEFAULT_MEMORY_LIMIT)?;
         let h = self.axis.h();
-        // Unknowns: w_0..w_{n-1}, then M_0..M_{n-1}.
-        let (w, m) = (|i: usize| i, |i: usize| n + i);
-        let mut a = Assembly::new(2 * n, 8 * n);
+        // Unknowns interleaved (w_i at 2i, M_i at 2i + 1) and equations in node order, so the
+        // matrix is banded: five diagonals on either side suffice (the one-sided end
+        // differences reach two nodes in).
+        let (w, m) = (|i: usize| 2 * i, |i: usize| 2 * i + 1);
+        let mut a = Banded::new(2 * n, 5, 5);
         let mut rhs = vec![0.0; 2 * n];
-        let mut row = 0;
-        // Interior equations, scaled by h² for conditioning.
+        // End conditions: node 0 looking right (rows 0, 1), node n-1 looking left (last two).
+        for (conditions, node, dir, first_row) in [(self.left, 0usize, 1.0, 0usize), (self.right, n - 1, -1.0, 2 * n - 2)] {
+            let step = |k: usize| if dir > 0.0 { node + k } else { node - k };
+            for (r, c) in conditions.into_iter().enumerate() {
+                let row = first_row + r;
+                // (the unknown conditioned, its value, whether on its derivative)
+                let (unknown, value, derivative): (fn(usize) -> usize, f64, bool) = match c {
+                    BeamCondition::Deflection(v) => (w, v, false),
+                    BeamCondition::Slope(v) => (w, v, true),
+                    BeamCondition::Moment(v) => (m, v, false),
+                    BeamCondition::Shear(v) => (m, v, true),
+                };
+                let value = finite("a boundary value", || format!("x = {}", self.axis.x(node)), value)?;
+                if derivative {
+                    // u'(end) ≈ dir (-3 u0 + 4 u1 - u2) / (2h)
+                    for (k, coef) in [(0, -3.0), (1, 4.0), (2, -1.0)] {
+                        a.add(row, unknown(step(k)), dir * coef);
+                    }
+                    rhs[row] = 2.0 * h * value;
+                } else {
+                    a.add(row, unknown(node), 1.0);
+                    rhs[row] = value;
+                }
+            }
+        }
+        // Interior equations, scaled by h² for conditioning: M'' = q (row 2i), w'' = c M (2i + 1).
         for i in 1..n - 1 {
             let x = self.axis.x(i);
             let at = || format!("x = {x}");
             let q = finite("the load", at, (self.load)(x))?;
             let c = finite("the compliance 1/EI", at, (self.compliance)(x))?;
             for (k, v) in [(i - 1, 1.0), (i, -2.0), (i + 1, 1.0)] {
-                a.add(row, m(k), v);
-                a.add(row + 1, w(k), v);
+                a.add(2 * i, m(k), v);
+                a.add(2 * i + 1, w(k), v);
             }
-            rhs[row] = h * h * q;
-            a.add(row + 1, m(i), -h * h * c);
-            row += 2;
+            rhs[2 * i] = h * h * q;
+            a.add(2 * i + 1, m(i), -h * h * c);
         }
-        // End conditions: node 0 looking right, node n-1 looking left.
-        for (conditions, node, dir) in [(self.left, 0usize, 1.0), (self.right, n - 1, -1.0)] {
-            let step = |k: usize| if dir > 0.0 { node + k } else { node - k };
-            for c in conditions {
-                // (offset of the unknown's block: w first, then M; condition on it or its derivative)
-                let (offset, value, derivative) = match c {
-                    BeamCondition::Deflection(v) => (0, v, false),
-                    BeamCondition::Slope(v) => (0, v, true),
-                    BeamCondition::Moment(v) => (n, v, false),
-                    BeamCondition::Shear(v) => (n, v, true),
-                };
-                let value = finite(
-                    "a boundary value",
-                    || format!("x = {}", self.axis.x(node)),
-                    value,
-                )?;
-                let col = |k: usize| offset + step(k);
-                if derivative {
-                    // u'(end) ≈ dir (-3 u0 + 4 u1 - u2) / (2h)
-                    for (k, coef) in [(0, -3.0), (1, 4.0), (2, -1.0)] {
-                        a.add(row, col(k), dir * coef);
-                    }
-                    rhs[row] = 2.0 * h * value;
-                } else {
-                    a.add(row, col(0), 1.0);
-                    rhs[row] = value;
-                }
-                row += 1;
-            }
-        }
-        let x = a.factor()?.solve(&rhs)?;
-        let field = |values: &[f64]| Field1 {
-            axis: self.axis,
-            values: values.to_vec(),
-        };
+        let x = a.solve(rhs)?;
+        let field = |values: Vec<f64>| Field1 { axis: self.axis, values };
         Ok(BeamSolution {
-            deflection: field(&x[..n]),
-            moment: field(&x[n..]),
+            deflection: field(x.iter().step_by(2).copied().collect()),
+            moment: field(x.iter().skip(1).step_by(2).copied().collect()),
         })
     }
 }

@@ -42,6 +42,14 @@ impl Poisson2d<'_> {
     }
 
     pub fn solve_with_limit(&self, memory_limit: u64) -> Result<Field2, FdmError> {
+        let (matrix, rhs) = self.assemble(memory_limit)?;
+        let values = matrix.factor()?.solve(&rhs)?;
+        Ok(Field2 { x: self.x, y: self.y, values })
+    }
+
+    /// The sparse system and its right-hand side (public so that benchmarks can time the
+    /// assembly, factorization and solve phases apart).
+    pub fn assemble(&self, memory_limit: u64) -> Result<(Assembly, Vec<f64>), FdmError> {
         let (nx, ny) = (self.x.n, self.y.n);
         check_memory(nx * ny, 2, memory_limit)?;
         let e = &self.edges;
@@ -58,52 +66,55 @@ impl Poisson2d<'_> {
         }
         let (hx, hy) = (self.x.h(), self.y.h());
         let index = |i: usize, j: usize| j * nx + i;
+        let mut fixed = vec![None; nx * ny];
+        for j in 0..ny {
+            for i in 0..nx {
+                if let NodeKind::Dirichlet(g) = self.node_kind(i, j)? {
+                    fixed[index(i, j)] = Some(g);
+                }
+            }
+        }
         let mut a = Assembly::new(nx * ny, 5 * nx * ny);
         let mut rhs = vec![0.0; nx * ny];
+        let mut entries = Vec::with_capacity(5);
         for j in 0..ny {
             for i in 0..nx {
                 let (x, y) = (self.x.x(i), self.y.x(j));
                 let row = index(i, j);
-                if let NodeKind::Dirichlet(g) = self.node_kind(i, j)? {
+                if let Some(g) = fixed[row] {
                     a.add(row, row, 1.0);
                     rhs[row] = g;
                     continue;
                 }
                 let at = |px: f64, py: f64| move || format!("(x = {px}, y = {py})");
-                rhs[row] = finite("the source", at(x, y), (self.source)(x, y))?;
+                let mut b = finite("the source", at(x, y), (self.source)(x, y))?;
                 let k = |px: f64, py: f64| {
                     finite("the conductivity", at(px, py), (self.conductivity)(px, py))
                 };
                 let (kxm, kxp) = (k(x - hx / 2.0, y)?, k(x + hx / 2.0, y)?);
                 let (kym, kyp) = (k(x, y - hy / 2.0)?, k(x, y + hy / 2.0)?);
-                let along_x = Line {
-                    n: nx,
-                    h: hx,
-                    k_minus: kxm,
-                    k_plus: kxp,
-                    lo: &e.left,
-                    hi: &e.right,
-                    across: y,
-                };
-                let along_y = Line {
-                    n: ny,
-                    h: hy,
-                    k_minus: kym,
-                    k_plus: kyp,
-                    lo: &e.bottom,
-                    hi: &e.top,
-                    across: x,
-                };
-                along_x.add(&mut a, row, i, |ii| index(ii, j), &mut rhs[row])?;
-                along_y.add(&mut a, row, j, |jj| index(i, jj), &mut rhs[row])?;
+                let along_x = Line { n: nx, h: hx, k_minus: kxm, k_plus: kxp, lo: &e.left, hi: &e.right, across: y };
+                let along_y = Line { n: ny, h: hy, k_minus: kym, k_plus: kyp, lo: &e.bottom, hi: &e.top, across: x };
+                entries.clear();
+                let sx = along_x.add(&mut entries, i, |ii| index(ii, j), &mut b)?;
+                let sy = along_y.add(&mut entries, j, |jj| index(i, jj), &mut b)?;
+                // The row is `-div(k grad T) = -f`, scaled so that the matrix is symmetric
+                // positive definite whenever the conductivity allows: Dirichlet neighbours move
+                // to the right-hand side, and a row that reflects a ghost node is scaled by
+                // k_inside / (k_inside + k_ghost) per reflection (scaling a row keeps the
+                // solution).
+                let scale = sx * sy;
+                let mut value = -b;
+                for &(col, coef) in &entries {
+                    match fixed[col] {
+                        Some(g) => value += coef * g,
+                        None => a.add(row, col, -scale * coef),
+                    }
+                }
+                rhs[row] = scale * value;
             }
         }
-        let values = a.factor()?.solve(&rhs)?;
-        Ok(Field2 {
-            x: self.x,
-            y: self.y,
-            values,
-        })
+        Ok((a, rhs))
     }
 
     fn node_kind(&self, i: usize, j: usize) -> Result<NodeKind, FdmError> {
@@ -153,34 +164,34 @@ struct Line<'a, 'b> {
 }
 
 impl Line<'_, '_> {
+    /// Appends this axis's stencil entries (of `div(k grad T)`) for node `i`, folds Neumann
+    /// data into `rhs`, and returns the row scale that keeps the matrix symmetric.
     fn add(
         &self,
-        a: &mut Assembly,
-        row: usize,
+        entries: &mut Vec<(usize, f64)>,
         i: usize,
         col: impl Fn(usize) -> usize,
         rhs: &mut f64,
-    ) -> Result<(), FdmError> {
-        let (cm, cp) = (
-            self.k_minus / (self.h * self.h),
-            self.k_plus / (self.h * self.h),
-        );
-        a.add(row, col(i), -(cm + cp));
+    ) -> Result<f64, FdmError> {
+        let (cm, cp) = (self.k_minus / (self.h * self.h), self.k_plus / (self.h * self.h));
+        entries.push((col(i), -(cm + cp)));
         if i == 0 {
             // T[-1] = T[1] - 2h g
             let g = neumann(self.lo, self.across)?;
-            a.add(row, col(1), cm + cp);
+            entries.push((col(1), cm + cp));
             *rhs += cm * 2.0 * self.h * g;
+            Ok(cp / (cm + cp))
         } else if i + 1 == self.n {
             // T[n] = T[n-2] + 2h g
             let g = neumann(self.hi, self.across)?;
-            a.add(row, col(i - 1), cm + cp);
+            entries.push((col(i - 1), cm + cp));
             *rhs -= cp * 2.0 * self.h * g;
+            Ok(cm / (cm + cp))
         } else {
-            a.add(row, col(i - 1), cm);
-            a.add(row, col(i + 1), cp);
+            entries.push((col(i - 1), cm));
+            entries.push((col(i + 1), cp));
+            Ok(1.0)
         }
-        Ok(())
     }
 }
 

@@ -1,8 +1,9 @@
 //! Sparse assembly with sprs and factorization with faer's sparse LU.
 //!
-//! The matrices here are non-symmetric in general (Dirichlet rows, one-sided boundary
-//! differences, the coupled beam system), so LU with partial pivoting is the factorization that
-//! fits all of them; it is computed once and reused for every right-hand side.
+//! A symmetric matrix (the heat operators, assembled so) is factored by sparse Cholesky; if that
+//! fails (not positive definite) or the matrix is not symmetric (one-sided boundary differences,
+//! the coupled beam system), by sparse LU with partial pivoting. Either is computed once and
+//! reused for every right-hand side. docs/ARCHITECTURE.md records the measured difference.
 
 use crate::FdmError;
 use faer::linalg::solvers::Solve;
@@ -41,25 +42,56 @@ impl Assembly {
             csc.indices().to_vec(),
         );
         let matrix = SparseColMat::new(symbolic, csc.data().to_vec());
+        if is_symmetric(&csc) {
+            if let Ok(llt) = matrix.sp_cholesky(faer::Side::Lower) {
+                return Ok(Factorization { factor: Factor::Cholesky(llt), matrix: csc });
+            }
+        }
         let lu = matrix
             .sp_lu()
             .map_err(|e| FdmError::Singular(format!("the factorization failed ({e:?})")))?;
-        Ok(Factorization { lu, matrix: csc })
+        Ok(Factorization { factor: Factor::Lu(lu), matrix: csc })
     }
+}
+
+/// Symmetric to round-off (entries computed at the same point in two ways may differ in the
+/// last bit).
+fn is_symmetric(a: &sprs::CsMat<f64>) -> bool {
+    let t: sprs::CsMat<f64> = a.transpose_view().to_csc();
+    let scale = a.data().iter().fold(0.0f64, |m, v| m.max(v.abs()));
+    a.indptr().raw_storage() == t.indptr().raw_storage()
+        && a.indices() == t.indices()
+        && a.data().iter().zip(t.data()).all(|(x, y)| (x - y).abs() <= 1e-12 * scale)
+}
+
+enum Factor {
+    Cholesky(faer::sparse::linalg::solvers::Llt<usize, f64>),
+    Lu(faer::sparse::linalg::solvers::Lu<usize, f64>),
 }
 
 /// A factored system, solved for as many right-hand sides as needed.
 pub struct Factorization {
-    lu: faer::sparse::linalg::solvers::Lu<usize, f64>,
+    factor: Factor,
     matrix: sprs::CsMat<f64>,
 }
 
 impl Factorization {
+    /// Which factorization was used: "cholesky" or "lu".
+    pub fn kind(&self) -> &'static str {
+        match self.factor {
+            Factor::Cholesky(_) => "cholesky",
+            Factor::Lu(_) => "lu",
+        }
+    }
+
     /// Solves `A x = b` and verifies the answer: a numerically singular matrix (which partial
     /// pivoting does not always detect) shows up as a large or non-finite residual.
     pub fn solve(&self, b: &[f64]) -> Result<Vec<f64>, FdmError> {
         let mut x = Col::<f64>::from_fn(b.len(), |i| b[i]);
-        self.lu.solve_in_place(x.as_mat_mut());
+        match &self.factor {
+            Factor::Cholesky(llt) => llt.solve_in_place(x.as_mat_mut()),
+            Factor::Lu(lu) => lu.solve_in_place(x.as_mat_mut()),
+        }
         let x: Vec<f64> = (0..b.len()).map(|i| x[i]).collect();
         if x.iter().any(|v| !v.is_finite()) {
             return Err(FdmError::Singular("the solution is not finite".into()));
