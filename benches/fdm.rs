@@ -43,16 +43,24 @@ fn laplace(c: &mut Criterion) {
             .fold(0.0, f64::max);
         let (a, _) = problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap();
         let kind = a.factor().unwrap().kind();
-        eprintln!("laplace n = {n}: end to end {total:.3?}, max error {err:.2e}, factorization {kind}");
+        eprintln!(
+            "laplace n = {n}: end to end {total:.3?}, max error {err:.2e}, factorization {kind}"
+        );
         group.bench_with_input(BenchmarkId::new("assemble", n), &n, |b, _| {
             b.iter(|| problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap())
         });
         group.bench_with_input(BenchmarkId::new("factor", n), &n, |b, _| {
-            b.iter_batched(|| problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap().0, |a| a.factor().unwrap(), BatchSize::LargeInput)
+            b.iter_batched(
+                || problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap().0,
+                |a| a.factor().unwrap(),
+                BatchSize::LargeInput,
+            )
         });
         let (a, rhs) = problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap();
         let lu = a.factor().unwrap();
-        group.bench_with_input(BenchmarkId::new("solve", n), &n, |b, _| b.iter(|| lu.solve(&rhs).unwrap()));
+        group.bench_with_input(BenchmarkId::new("solve", n), &n, |b, _| {
+            b.iter(|| lu.solve(&rhs).unwrap())
+        });
     }
     group.finish();
 }
@@ -70,7 +78,9 @@ fn beam(c: &mut Criterion) {
             left: [Deflection(0.0), Moment(0.0)],
             right: [Deflection(0.0), Moment(0.0)],
         };
-        group.bench_with_input(BenchmarkId::new("solve", n), &n, |b, _| b.iter(|| beam.solve().unwrap()));
+        group.bench_with_input(BenchmarkId::new("solve", n), &n, |b, _| {
+            b.iter(|| beam.solve().unwrap())
+        });
     }
     group.finish();
 }

@@ -16,11 +16,19 @@ pub struct Banded {
 impl Banded {
     pub fn new(n: usize, lower: usize, upper: usize) -> Self {
         let width = 2 * lower + upper + 1;
-        Banded { n, lower, width, data: vec![0.0; n * width] }
+        Banded {
+            n,
+            lower,
+            width,
+            data: vec![0.0; n * width],
+        }
     }
 
     fn slot(&self, i: usize, j: usize) -> usize {
-        debug_assert!(j + self.lower >= i && j + self.lower - i < self.width, "({i}, {j}) outside the band");
+        debug_assert!(
+            j + self.lower >= i && j + self.lower - i < self.width,
+            "({i}, {j}) outside the band"
+        );
         i * self.width + (j + self.lower - i)
     }
 
@@ -71,11 +79,13 @@ impl Banded {
         }
         for k in (0..n).rev() {
             let last_col = (k + reach).min(n - 1);
-            let mut s = b[k];
-            for j in k + 1..=last_col {
-                s -= self.get(k, j) * b[j];
-            }
-            b[k] = s / self.get(k, k);
+            let row = &self.data[self.slot(k, k)..=self.slot(k, last_col)];
+            let tail: f64 = row[1..]
+                .iter()
+                .zip(&b[k + 1..=last_col])
+                .map(|(a, x)| a * x)
+                .sum();
+            b[k] = (b[k] - tail) / row[0];
         }
         if b.iter().any(|v| !v.is_finite()) {
             return Err(FdmError::Singular("the solution is not finite".into()));
@@ -92,7 +102,13 @@ mod tests {
     fn solves_a_system_that_needs_pivoting() {
         // [[0, 1, 0], [1, 0, 1], [0, 1, 1]] x = [1, 2, 3] -> x = [0, 1, 2]
         let mut a = Banded::new(3, 1, 1);
-        for (i, j, v) in [(0, 1, 1.0), (1, 0, 1.0), (1, 2, 1.0), (2, 1, 1.0), (2, 2, 1.0)] {
+        for (i, j, v) in [
+            (0, 1, 1.0),
+            (1, 0, 1.0),
+            (1, 2, 1.0),
+            (2, 1, 1.0),
+            (2, 2, 1.0),
+        ] {
             a.add(i, j, v);
         }
         let x = a.solve(vec![1.0, 2.0, 3.0]).unwrap();
@@ -103,6 +119,9 @@ mod tests {
         for (i, j) in [(0, 0), (0, 1), (1, 0), (1, 1)] {
             s.add(i, j, 1.0);
         }
-        assert!(matches!(s.solve(vec![1.0, 2.0]), Err(FdmError::Singular(_))));
+        assert!(matches!(
+            s.solve(vec![1.0, 2.0]),
+            Err(FdmError::Singular(_))
+        ));
     }
 }

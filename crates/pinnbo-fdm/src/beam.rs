@@ -10,8 +10,8 @@
 //! inside, second-order one-sided differences for slopes and shear at the ends; the system is
 //! banded and solved in O(n).
 
-use crate::grid::{check_memory, finite, Axis, Field1, DEFAULT_MEMORY_LIMIT};
 use crate::band::Banded;
+use crate::grid::{check_memory, finite, Axis, Field1, DEFAULT_MEMORY_LIMIT};
 use crate::FdmError;
 
 /// A condition at one end of the beam.
@@ -106,42 +106,21 @@ impl Beam<'_> {
         check_memory(2 * n, 1, DEFAULT_MEMORY_LIMIT)?;
         let h = self.axis.h();
         // Unknowns interleaved (w_i at 2i, M_i at 2i + 1) and equations in node order, so the
-        // matrix is banded: five diagonals on either side suffice (the one-sided end
-        // differences reach two nodes in).
+        // matrix is banded with three diagonals on either side.
         let (w, m) = (|i: usize| 2 * i, |i: usize| 2 * i + 1);
-        let mut a = Banded::new(2 * n, 5, 5);
+        let mut a = Banded::new(2 * n, 3, 3);
         let mut rhs = vec![0.0; 2 * n];
-        // End conditions: node 0 looking right (rows 0, 1), node n-1 looking left (last two).
-        for (conditions, node, dir, first_row) in [(self.left, 0usize, 1.0, 0usize), (self.right, n - 1, -1.0, 2 * n - 2)] {
-            let step = |k: usize| if dir > 0.0 { node + k } else { node - k };
-            for (r, c) in conditions.into_iter().enumerate() {
-                let row = first_row + r;
-                // (the unknown conditioned, its value, whether on its derivative)
-                let (unknown, value, derivative): (fn(usize) -> usize, f64, bool) = match c {
-                    BeamCondition::Deflection(v) => (w, v, false),
-                    BeamCondition::Slope(v) => (w, v, true),
-                    BeamCondition::Moment(v) => (m, v, false),
-                    BeamCondition::Shear(v) => (m, v, true),
-                };
-                let value = finite("a boundary value", || format!("x = {}", self.axis.x(node)), value)?;
-                if derivative {
-                    // u'(end) ≈ dir (-3 u0 + 4 u1 - u2) / (2h)
-                    for (k, coef) in [(0, -3.0), (1, 4.0), (2, -1.0)] {
-                        a.add(row, unknown(step(k)), dir * coef);
-                    }
-                    rhs[row] = 2.0 * h * value;
-                } else {
-                    a.add(row, unknown(node), 1.0);
-                    rhs[row] = value;
-                }
-            }
-        }
-        // Interior equations, scaled by h² for conditioning: M'' = q (row 2i), w'' = c M (2i + 1).
-        for i in 1..n - 1 {
+        let mut coefficients = Vec::with_capacity(n);
+        for i in 0..n {
             let x = self.axis.x(i);
             let at = || format!("x = {x}");
             let q = finite("the load", at, (self.load)(x))?;
             let c = finite("the compliance 1/EI", at, (self.compliance)(x))?;
+            coefficients.push((q, c));
+        }
+        // Interior equations, scaled by h² for conditioning: M'' = q (row 2i), w'' = c M (2i + 1).
+        for i in 1..n - 1 {
+            let (q, c) = coefficients[i];
             for (k, v) in [(i - 1, 1.0), (i, -2.0), (i + 1, 1.0)] {
                 a.add(2 * i, m(k), v);
                 a.add(2 * i + 1, w(k), v);
@@ -149,8 +128,50 @@ impl Beam<'_> {
             rhs[2 * i] = h * h * q;
             a.add(2 * i + 1, m(i), -h * h * c);
         }
+        // End conditions: node 0 looking right (rows 0, 1), node n-1 looking left (last two).
+        // A one-sided derivative (-3 u0 + 4 u1 - u2) = 2h dir u' reaches two nodes in; adding
+        // the interior equation at the neighbour (u0 - 2 u1 + u2 = h² rhs) cancels u2 and keeps
+        // the band narrow: -2 u0 + 2 u1 = 2h dir u' + (h² rhs at the neighbour, moved across).
+        for (conditions, node, dir, first_row) in [
+            (self.left, 0usize, 1.0, 0usize),
+            (self.right, n - 1, -1.0, 2 * n - 2),
+        ] {
+            let next = if dir > 0.0 { node + 1 } else { node - 1 };
+            let (q1, c1) = coefficients[next];
+            for (r, cond) in conditions.into_iter().enumerate() {
+                let row = first_row + r;
+                let location = || format!("x = {}", self.axis.x(node));
+                match cond {
+                    BeamCondition::Deflection(v) => {
+                        a.add(row, w(node), 1.0);
+                        rhs[row] = finite("a boundary value", location, v)?;
+                    }
+                    BeamCondition::Moment(v) => {
+                        a.add(row, m(node), 1.0);
+                        rhs[row] = finite("a boundary value", location, v)?;
+                    }
+                    BeamCondition::Slope(v) => {
+                        // w-equation at the neighbour: w0 - 2 w1 + w2 - h² c1 M1 = 0
+                        a.add(row, w(node), -2.0);
+                        a.add(row, w(next), 2.0);
+                        a.add(row, m(next), -h * h * c1);
+                        rhs[row] = 2.0 * h * dir * finite("a boundary value", location, v)?;
+                    }
+                    BeamCondition::Shear(v) => {
+                        // M-equation at the neighbour: M0 - 2 M1 + M2 = h² q1
+                        a.add(row, m(node), -2.0);
+                        a.add(row, m(next), 2.0);
+                        rhs[row] =
+                            2.0 * h * dir * finite("a boundary value", location, v)? + h * h * q1;
+                    }
+                }
+            }
+        }
         let x = a.solve(rhs)?;
-        let field = |values: Vec<f64>| Field1 { axis: self.axis, values };
+        let field = |values: Vec<f64>| Field1 {
+            axis: self.axis,
+            values,
+        };
         Ok(BeamSolution {
             deflection: field(x.iter().step_by(2).copied().collect()),
             moment: field(x.iter().skip(1).step_by(2).copied().collect()),

@@ -44,7 +44,11 @@ impl Poisson2d<'_> {
     pub fn solve_with_limit(&self, memory_limit: u64) -> Result<Field2, FdmError> {
         let (matrix, rhs) = self.assemble(memory_limit)?;
         let values = matrix.factor()?.solve(&rhs)?;
-        Ok(Field2 { x: self.x, y: self.y, values })
+        Ok(Field2 {
+            x: self.x,
+            y: self.y,
+            values,
+        })
     }
 
     /// The sparse system and its right-hand side (public so that benchmarks can time the
@@ -93,8 +97,24 @@ impl Poisson2d<'_> {
                 };
                 let (kxm, kxp) = (k(x - hx / 2.0, y)?, k(x + hx / 2.0, y)?);
                 let (kym, kyp) = (k(x, y - hy / 2.0)?, k(x, y + hy / 2.0)?);
-                let along_x = Line { n: nx, h: hx, k_minus: kxm, k_plus: kxp, lo: &e.left, hi: &e.right, across: y };
-                let along_y = Line { n: ny, h: hy, k_minus: kym, k_plus: kyp, lo: &e.bottom, hi: &e.top, across: x };
+                let along_x = Line {
+                    n: nx,
+                    h: hx,
+                    k_minus: kxm,
+                    k_plus: kxp,
+                    lo: &e.left,
+                    hi: &e.right,
+                    across: y,
+                };
+                let along_y = Line {
+                    n: ny,
+                    h: hy,
+                    k_minus: kym,
+                    k_plus: kyp,
+                    lo: &e.bottom,
+                    hi: &e.top,
+                    across: x,
+                };
                 entries.clear();
                 let sx = along_x.add(&mut entries, i, |ii| index(ii, j), &mut b)?;
                 let sy = along_y.add(&mut entries, j, |jj| index(i, jj), &mut b)?;
@@ -173,7 +193,10 @@ impl Line<'_, '_> {
         col: impl Fn(usize) -> usize,
         rhs: &mut f64,
     ) -> Result<f64, FdmError> {
-        let (cm, cp) = (self.k_minus / (self.h * self.h), self.k_plus / (self.h * self.h));
+        let (cm, cp) = (
+            self.k_minus / (self.h * self.h),
+            self.k_plus / (self.h * self.h),
+        );
         entries.push((col(i), -(cm + cp)));
         if i == 0 {
             // T[-1] = T[1] - 2h g

@@ -44,13 +44,19 @@ impl Assembly {
         let matrix = SparseColMat::new(symbolic, csc.data().to_vec());
         if is_symmetric(&csc) {
             if let Ok(llt) = matrix.sp_cholesky(faer::Side::Lower) {
-                return Ok(Factorization { factor: Factor::Cholesky(llt), matrix: csc });
+                return Ok(Factorization {
+                    factor: Factor::Cholesky(Box::new(llt)),
+                    matrix: csc,
+                });
             }
         }
         let lu = matrix
             .sp_lu()
             .map_err(|e| FdmError::Singular(format!("the factorization failed ({e:?})")))?;
-        Ok(Factorization { factor: Factor::Lu(lu), matrix: csc })
+        Ok(Factorization {
+            factor: Factor::Lu(Box::new(lu)),
+            matrix: csc,
+        })
     }
 }
 
@@ -61,12 +67,16 @@ fn is_symmetric(a: &sprs::CsMat<f64>) -> bool {
     let scale = a.data().iter().fold(0.0f64, |m, v| m.max(v.abs()));
     a.indptr().raw_storage() == t.indptr().raw_storage()
         && a.indices() == t.indices()
-        && a.data().iter().zip(t.data()).all(|(x, y)| (x - y).abs() <= 1e-12 * scale)
+        && a.data()
+            .iter()
+            .zip(t.data())
+            .all(|(x, y)| (x - y).abs() <= 1e-12 * scale)
 }
 
+/// Boxed: the two factorizations differ much in size, and there is one per system.
 enum Factor {
-    Cholesky(faer::sparse::linalg::solvers::Llt<usize, f64>),
-    Lu(faer::sparse::linalg::solvers::Lu<usize, f64>),
+    Cholesky(Box<faer::sparse::linalg::solvers::Llt<usize, f64>>),
+    Lu(Box<faer::sparse::linalg::solvers::Lu<usize, f64>>),
 }
 
 /// A factored system, solved for as many right-hand sides as needed.

@@ -23,6 +23,9 @@ impl Scheme {
     }
 }
 
+/// (column, weight) pairs of a discrete Laplacian row.
+type Stencil = Vec<(usize, f64)>;
+
 /// A point of the grid: its coordinates (one or two).
 pub type Point<'p> = &'p [f64];
 
@@ -122,7 +125,8 @@ impl Heat<'_> {
         let n = self.nodes();
         check_memory(n, self.axes.len(), DEFAULT_MEMORY_LIMIT)?;
         let (theta, alpha) = (self.scheme.theta(), self.diffusivity);
-        let kinds: Vec<(Vec<f64>, Option<Vec<(usize, f64)>>)> = (0..n)
+        // Each node's coordinates and, for interior nodes, its Laplacian stencil.
+        let kinds: Vec<(Vec<f64>, Option<Stencil>)> = (0..n)
             .map(|k| {
                 let idx = self.index(k);
                 let stencil = (!self.on_boundary(&idx)).then(|| self.stencil(k, &idx));
