@@ -49,31 +49,35 @@ impl Banded {
         let scale = self.data.iter().fold(0.0f64, |m, v| m.max(v.abs()));
         for k in 0..n {
             let last_row = (k + lower).min(n - 1);
-            let pivot = (k..=last_row)
-                .max_by(|&p, &q| self.get(p, k).abs().total_cmp(&self.get(q, k).abs()))
-                .unwrap_or(k);
+            let last_col = (k + reach).min(n - 1);
+            let mut pivot = k;
+            for p in k + 1..=last_row {
+                if self.get(p, k).abs() > self.get(pivot, k).abs() {
+                    pivot = p;
+                }
+            }
             if self.get(pivot, k).abs() <= 1e-14 * scale {
                 return Err(FdmError::Singular(format!("no usable pivot in column {k}")));
             }
-            let last_col = (k + reach).min(n - 1);
+            let len = last_col - k + 1;
             if pivot != k {
-                for j in k..=last_col {
-                    let (a, c) = (self.slot(k, j), self.slot(pivot, j));
-                    self.data.swap(a, c);
-                }
+                let (a, c) = (self.slot(k, k), self.slot(pivot, k));
+                let (head, tail) = self.data.split_at_mut(c);
+                head[a..a + len].swap_with_slice(&mut tail[..len]);
                 b.swap(k, pivot);
             }
-            let d = self.get(k, k);
+            // Row segments from column k on are contiguous, and rows below lie after row k.
+            let start_k = self.slot(k, k);
             for i in k + 1..=last_row {
-                let l = self.get(i, k) / d;
+                let start_i = self.slot(i, k);
+                let (head, tail) = self.data.split_at_mut(start_i);
+                let pivot_row = &head[start_k..start_k + len];
+                let row = &mut tail[..len];
+                let l = row[0] / pivot_row[0];
                 if l == 0.0 {
                     continue;
                 }
-                for j in k..=last_col {
-                    let v = self.get(k, j);
-                    let s = self.slot(i, j);
-                    self.data[s] -= l * v;
-                }
+                row.iter_mut().zip(pivot_row).for_each(|(x, p)| *x -= l * p);
                 b[i] -= l * b[k];
             }
         }
