@@ -39,7 +39,9 @@ fn laplace(c: &mut Criterion) {
         let field = problem.solve().unwrap();
         let total = start.elapsed();
         let err = (0..n * n)
-            .map(|k| (field.values[k] - exact(field.x.x(k % n), field.y.x(k / n))).abs())
+            .map(|k| {
+                (field.values[k] - exact(field.axes[0].x(k % n), field.axes[1].x(k / n))).abs()
+            })
             .fold(0.0, f64::max);
         let (a, _) = problem.assemble(DEFAULT_MEMORY_LIMIT).unwrap();
         let kind = a.factor().unwrap().kind();

@@ -161,3 +161,72 @@ fn eval_reports_domain_errors_as_failures() {
     );
     assert!(err.contains("not finite"), "{err}");
 }
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+#[test]
+fn fdm_solves_the_beam_reports_its_minimum_and_writes_csv_and_png() {
+    let dir = scratch("fdm-beam");
+    let out = pinnbo(&[
+        "fdm",
+        "problems/beam.pde",
+        "--json",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(report["model"], "beam");
+    let x_min = report["min"]["at"]["x"].as_f64().unwrap();
+    assert!((x_min - 0.883_697_13).abs() < 1e-3, "minimum at {x_min}");
+    assert!((report["min"]["value"].as_f64().unwrap() + 5.942_396).abs() < 1e-4);
+
+    let csv = std::fs::read_to_string(dir.join("w.csv")).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(lines.next(), Some("x,w"));
+    assert_eq!(lines.count(), 65_537, "one row per grid node");
+    let png = std::fs::read(dir.join("w.png")).unwrap();
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+}
+
+#[test]
+fn fdm_draws_a_heat_map_as_svg_and_prints_the_extremes() {
+    let dir = scratch("fdm-heat2");
+    let out = pinnbo(&[
+        "fdm",
+        "problems/heat2.pde",
+        "--format",
+        "svg",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "stderr: {}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.starts_with("heat2: SteadyHeat on a 257 x 257 grid"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("max T = "), "{stdout}");
+    let svg = std::fs::read_to_string(dir.join("T.svg")).unwrap();
+    assert!(
+        svg.starts_with("<svg") && svg.contains("<rect"),
+        "an SVG with cells"
+    );
+}
+
+#[test]
+fn fdm_refuses_a_problem_without_an_fdm_oracle() {
+    let out = pinnbo(&["fdm", "problems/branin-constrained.pde"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("has no `oracle fdm { ... }` block"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("branin-constrained.pde:"), "{stderr}");
+}

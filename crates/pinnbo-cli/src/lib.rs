@@ -6,7 +6,9 @@
 
 mod check_cmd;
 mod eval_cmd;
+mod fdm_cmd;
 pub mod formats;
+pub mod plot;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -47,6 +49,21 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Solve a problem's `oracle fdm` block alone: report the field's minimum and maximum and
+    /// where they are, and write the field as CSV and a picture.
+    Fdm {
+        /// The problem file.
+        file: PathBuf,
+        /// Where to write `<field>.csv` and the picture [default: ./<problem>-fdm].
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// The picture's format.
+        #[arg(long, value_enum, default_value = "png")]
+        format: fdm_cmd::Format,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -80,5 +97,11 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
                 ExitCode::from(2)
             }
         },
+        Command::Fdm {
+            file,
+            out,
+            format,
+            json,
+        } => fdm_cmd::run(&file, &fdm_cmd::Options { out, format, json }, style),
     }
 }

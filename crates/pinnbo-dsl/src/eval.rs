@@ -198,7 +198,9 @@ impl Compiled {
     }
 
     fn eval_serial(&self, points: &[f64], out: &mut [f64]) {
-        let mut regs = vec![0.0; self.registers * LANES];
+        // Registers are packed with a stride of the chunk's length, so a single point needs
+        // only `registers` values, not `registers * LANES`.
+        let mut regs = vec![0.0; self.registers * LANES.min(out.len())];
         for (ci, chunk) in out.chunks_mut(LANES).enumerate() {
             let pts = &points[ci * LANES * self.dim..(ci * LANES + chunk.len()) * self.dim];
             self.run_chunk(pts, chunk.len(), &mut regs);
@@ -281,19 +283,17 @@ fn integer_power(xs: &mut [f64], k: i32) {
     }
 }
 
+/// Register `r` of a chunk of `n` points (registers are `n` apart).
 fn lane(regs: &mut [f64], r: Reg, n: usize) -> &mut [f64] {
-    let start = r as usize * LANES;
+    let start = r as usize * n;
     &mut regs[start..start + n]
 }
 
 /// Register `a` mutably and register `b` (always `a + 1`) shared.
 fn two_lanes(regs: &mut [f64], a: Reg, b: Reg, n: usize) -> (&mut [f64], &[f64]) {
     debug_assert!(b > a);
-    let (lo, hi) = regs.split_at_mut(b as usize * LANES);
-    (
-        &mut lo[a as usize * LANES..a as usize * LANES + n],
-        &hi[..n],
-    )
+    let (lo, hi) = regs.split_at_mut(b as usize * n);
+    (&mut lo[a as usize * n..a as usize * n + n], &hi[..n])
 }
 
 /// The value of a subtree that depends on no coordinate (constant folding).

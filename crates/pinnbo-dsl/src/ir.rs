@@ -84,6 +84,25 @@ impl Expr {
         out
     }
 
+    /// A copy with each field for which `with` gives an expression replaced by it.
+    pub fn replace_fields(&self, with: &impl Fn(FieldId) -> Option<Expr>) -> Expr {
+        let each = |args: &[Expr]| args.iter().map(|a| a.replace_fields(with)).collect();
+        match self {
+            Expr::Field(id) => with(*id).unwrap_or_else(|| self.clone()),
+            Expr::Const(_) | Expr::Coord(_) => self.clone(),
+            Expr::Neg(a) => Expr::Neg(Box::new(a.replace_fields(with))),
+            Expr::Binary(op, a, b) => {
+                Expr::binary(*op, a.replace_fields(with), b.replace_fields(with))
+            }
+            Expr::Call(f, args) => Expr::Call(*f, each(args)),
+            Expr::Diff { expr, wrt } => Expr::diff(expr.replace_fields(with), *wrt),
+            Expr::Operator { name, args } => Expr::Operator {
+                name: name.clone(),
+                args: each(args),
+            },
+        }
+    }
+
     /// The highest number of derivatives with respect to `coord` applied to any field.
     pub fn order_in(&self, coord: CoordId) -> u32 {
         fn walk(e: &Expr, coord: CoordId, depth: u32, best: &mut u32) {
@@ -384,33 +403,7 @@ impl Problem {
 
     /// Replaces every field that has a closed form by its definition. Fields without one stay.
     pub fn substitute_definitions(&self, expr: &Expr) -> Expr {
-        match expr {
-            Expr::Field(id) => match &self.fields[*id].definition {
-                Some(def) => def.clone(),
-                None => expr.clone(),
-            },
-            Expr::Const(_) | Expr::Coord(_) => expr.clone(),
-            Expr::Neg(a) => Expr::Neg(Box::new(self.substitute_definitions(a))),
-            Expr::Binary(op, a, b) => Expr::binary(
-                *op,
-                self.substitute_definitions(a),
-                self.substitute_definitions(b),
-            ),
-            Expr::Call(f, args) => Expr::Call(
-                *f,
-                args.iter()
-                    .map(|a| self.substitute_definitions(a))
-                    .collect(),
-            ),
-            Expr::Diff { expr, wrt } => Expr::diff(self.substitute_definitions(expr), *wrt),
-            Expr::Operator { name, args } => Expr::Operator {
-                name: name.clone(),
-                args: args
-                    .iter()
-                    .map(|a| self.substitute_definitions(a))
-                    .collect(),
-            },
-        }
+        expr.replace_fields(&|id| self.fields[id].definition.clone())
     }
 
     /// Formats an expression with this problem's names.

@@ -11,7 +11,7 @@
 //! banded and solved in O(n).
 
 use crate::band::Banded;
-use crate::grid::{check_memory, finite, Axis, Field1, DEFAULT_MEMORY_LIMIT};
+use crate::grid::{check_memory, finite, Axis, Field, DEFAULT_MEMORY_LIMIT};
 use crate::FdmError;
 
 /// A condition at one end of the beam.
@@ -55,8 +55,8 @@ pub struct Beam<'a> {
 /// Deflection and bending moment on the grid.
 #[derive(Clone, Debug)]
 pub struct BeamSolution {
-    pub deflection: Field1,
-    pub moment: Field1,
+    pub deflection: Field,
+    pub moment: Field,
 }
 
 impl Beam<'_> {
@@ -168,10 +168,7 @@ impl Beam<'_> {
             }
         }
         let x = a.solve(rhs)?;
-        let field = |values: Vec<f64>| Field1 {
-            axis: self.axis,
-            values,
-        };
+        let field = |values: Vec<f64>| Field::new(vec![self.axis], values);
         Ok(BeamSolution {
             deflection: field(x.iter().step_by(2).copied().collect()),
             moment: field(x.iter().skip(1).step_by(2).copied().collect()),

@@ -7,8 +7,9 @@ pub mod beam;
 mod error;
 pub mod grid;
 pub mod poisson;
+pub mod problem;
 pub mod sparse;
 pub mod transient;
 
 pub use error::FdmError;
-pub use grid::{Axis, Field1, Field2};
+pub use grid::{Axis, Extremum, Field, Interpolation};

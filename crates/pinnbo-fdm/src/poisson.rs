@@ -1,7 +1,7 @@
 //! Steady heat / Poisson in 2-D: `div(k grad T) = f` on a rectangle, Dirichlet or Neumann data
 //! per edge, conservative five-point stencil (conductivity at half nodes), second order.
 
-use crate::grid::{check_memory, finite, Axis, Field2, DEFAULT_MEMORY_LIMIT};
+use crate::grid::{check_memory, finite, Axis, Field, DEFAULT_MEMORY_LIMIT};
 use crate::sparse::Assembly;
 use crate::FdmError;
 
@@ -37,18 +37,14 @@ enum NodeKind {
 }
 
 impl Poisson2d<'_> {
-    pub fn solve(&self) -> Result<Field2, FdmError> {
+    pub fn solve(&self) -> Result<Field, FdmError> {
         self.solve_with_limit(DEFAULT_MEMORY_LIMIT)
     }
 
-    pub fn solve_with_limit(&self, memory_limit: u64) -> Result<Field2, FdmError> {
+    pub fn solve_with_limit(&self, memory_limit: u64) -> Result<Field, FdmError> {
         let (matrix, rhs) = self.assemble(memory_limit)?;
         let values = matrix.factor()?.solve(&rhs)?;
-        Ok(Field2 {
-            x: self.x,
-            y: self.y,
-            values,
-        })
+        Ok(Field::new(vec![self.x, self.y], values))
     }
 
     /// The sparse system and its right-hand side (public so that benchmarks can time the

@@ -1,0 +1,262 @@
+//! `pinnbo fdm`: solve a problem's `oracle fdm` block alone, report the field's extremes, and
+//! write the field as CSV and a picture.
+
+use crate::plot::{self, HeatMap, Line, Scale};
+use pinnbo_dsl::ir::Problem;
+use pinnbo_dsl::{LoadError, Style};
+use pinnbo_fdm::problem::{self, Solved};
+use pinnbo_fdm::Extremum;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Png,
+    Svg,
+}
+
+pub struct Options {
+    pub out: Option<PathBuf>,
+    pub format: Format,
+    pub json: bool,
+}
+
+pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
+    let checked = match pinnbo_dsl::load(file) {
+        Ok(c) => c,
+        Err(LoadError::Invalid(failed)) => {
+            eprint!("{}", failed.render(style));
+            eprintln!("error: {failed}");
+            return ExitCode::from(1);
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let p = &checked.problem;
+    let solved = match problem::solve(p) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint!("{}", e.render(p, style));
+            return ExitCode::from(1);
+        }
+    };
+    let out = options
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("{}-fdm", p.name)));
+    let written = match write_outputs(p, &solved, &out, options.format) {
+        Ok(files) => files,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let report = Report::new(p, &solved, &written);
+    if options.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("plain data")
+        );
+    } else {
+        report.print();
+    }
+    ExitCode::SUCCESS
+}
+
+#[derive(serde::Serialize)]
+struct Point {
+    value: f64,
+    /// Coordinate name -> value.
+    at: serde_json::Map<String, serde_json::Value>,
+}
+
+#[derive(serde::Serialize)]
+struct Report {
+    problem: String,
+    field: String,
+    model: problem::Model,
+    grid: Vec<usize>,
+    method: &'static str,
+    seconds: f64,
+    min: Point,
+    max: Point,
+    files: Vec<String>,
+}
+
+impl Report {
+    fn new(p: &Problem, s: &Solved, files: &[PathBuf]) -> Report {
+        let point = |e: Extremum| Point {
+            value: e.value,
+            at: s
+                .args
+                .iter()
+                .zip(e.point)
+                .map(|(&c, v)| (p.coords[c].name.clone(), v.into()))
+                .collect(),
+        };
+        Report {
+            problem: p.name.clone(),
+            field: field_name(p).to_string(),
+            model: s.model,
+            grid: s.field.axes.iter().map(|a| a.n).collect(),
+            method: s.method,
+            seconds: s.elapsed.as_secs_f64(),
+            min: point(s.field.min()),
+            max: point(s.field.max()),
+            files: files.iter().map(|f| f.display().to_string()).collect(),
+        }
+    }
+
+    fn print(&self) {
+        let grid: Vec<String> = self.grid.iter().map(usize::to_string).collect();
+        println!(
+            "{}: {:?} on a {} grid, {}, solved in {:.3} s",
+            self.problem,
+            self.model,
+            grid.join(" x "),
+            self.method,
+            self.seconds
+        );
+        for (what, e) in [("min", &self.min), ("max", &self.max)] {
+            let at: Vec<String> = e.at.iter().map(|(n, v)| format!("{n} = {v:.6}")).collect();
+            println!(
+                "  {what} {} = {:.8} at {}",
+                self.field,
+                e.value,
+                at.join(", ")
+            );
+        }
+        for f in &self.files {
+            println!("  wrote {f}");
+        }
+    }
+}
+
+fn field_name(p: &Problem) -> &str {
+    match &p.oracle {
+        pinnbo_dsl::ir::Oracle::Fdm(o) => &p.fields[o.field].name,
+        _ => "?",
+    }
+}
+
+/// Writes `<field>.csv` (one row per grid node) and the pictures; returns the files written.
+fn write_outputs(
+    p: &Problem,
+    s: &Solved,
+    dir: &Path,
+    format: Format,
+) -> Result<Vec<PathBuf>, String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let name = field_name(p);
+    let csv = dir.join(format!("{name}.csv"));
+    write_csv(p, s, &csv).map_err(|e| format!("cannot write {}: {e}", csv.display()))?;
+    let mut files = vec![csv];
+    let ext = match format {
+        Format::Png => "png",
+        Format::Svg => "svg",
+    };
+    let coord = |d: usize| &p.coords[s.args[d]];
+    let scale = |d: usize| Scale {
+        label: &coord(d).name,
+        lo: s.field.axes[d].lo,
+        hi: s.field.axes[d].hi,
+    };
+    let (min, max) = (s.field.min(), s.field.max());
+    let title = format!("{}: {name}", p.name);
+    match s.field.axes.len() {
+        1 => {
+            let axis = s.field.axes[0];
+            // A few thousand points draw any curve this picture can show.
+            let stride = axis.n.div_ceil(4000);
+            let points: Vec<(f64, f64)> = (0..axis.n)
+                .step_by(stride)
+                .chain(std::iter::once(axis.n - 1))
+                .map(|i| (axis.x(i), s.field.values[i]))
+                .collect();
+            let path = dir.join(format!("{name}.{ext}"));
+            plot::line(
+                &path,
+                &Line {
+                    title: &title,
+                    x: scale(0),
+                    y_label: name,
+                    points: &points,
+                    marks: &[
+                        ("min", min.point[0], min.value),
+                        ("max", max.point[0], max.value),
+                    ],
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            files.push(path);
+        }
+        2 => {
+            let path = dir.join(format!("{name}.{ext}"));
+            let value = |x: f64, y: f64| s.field.at(&[x, y]);
+            plot::heat_map(
+                &path,
+                &HeatMap {
+                    title: &title,
+                    x: scale(0),
+                    y: scale(1),
+                    value_label: name,
+                    value: &value,
+                    resolution: (s.field.axes[0].n, s.field.axes[1].n),
+                    marks: &[
+                        ("min", min.point[0], min.point[1]),
+                        ("max", max.point[0], max.point[1]),
+                    ],
+                },
+            )
+            .map_err(|e| e.to_string())?;
+            files.push(path);
+        }
+        _ => {
+            // u(x, y, t): one picture per requested time (the final time by default).
+            let time = s.field.axes[2];
+            let settings = match &p.oracle {
+                pinnbo_dsl::ir::Oracle::Fdm(o) => &o.settings,
+                _ => unreachable!("solved from an fdm oracle"),
+            };
+            let times = settings
+                .list("times")
+                .map_or(vec![time.hi], <[f64]>::to_vec);
+            for t in times {
+                let path = dir.join(format!("{name}-t{t}.{ext}"));
+                let value = |x: f64, y: f64| s.field.at(&[x, y, t]);
+                plot::heat_map(
+                    &path,
+                    &HeatMap {
+                        title: &format!("{title} at {} = {t}", coord(2).name),
+                        x: scale(0),
+                        y: scale(1),
+                        value_label: name,
+                        value: &value,
+                        resolution: (s.field.axes[0].n, s.field.axes[1].n),
+                        marks: &[],
+                    },
+                )
+                .map_err(|e| e.to_string())?;
+                files.push(path);
+            }
+        }
+    }
+    Ok(files)
+}
+
+fn write_csv(p: &Problem, s: &Solved, path: &Path) -> std::io::Result<()> {
+    let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut header: Vec<&str> = s.args.iter().map(|&c| p.coords[c].name.as_str()).collect();
+    header.push(field_name(p));
+    writeln!(w, "{}", header.join(","))?;
+    for (k, v) in s.field.values.iter().enumerate() {
+        for x in s.field.node(&s.field.index(k)) {
+            write!(w, "{x},")?;
+        }
+        writeln!(w, "{v}")?;
+    }
+    w.flush()
+}
