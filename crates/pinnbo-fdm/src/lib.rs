@@ -2,7 +2,6 @@
 //! 1-D, and the Euler–Bernoulli beam with non-uniform (even singular) rigidity. They validate
 //! PINNs in tests and serve as the "experiment" an optimizer queries. Knows nothing of BO.
 
-mod band;
 pub mod beam;
 mod error;
 pub mod grid;

@@ -2,7 +2,7 @@
 //! per edge, conservative five-point stencil (conductivity at half nodes), second order.
 
 use crate::grid::{check_memory, finite, Axis, Field, DEFAULT_MEMORY_LIMIT};
-use crate::sparse::Assembly;
+use crate::sparse::{nested_dissection, Assembly};
 use crate::FdmError;
 
 /// Data on one edge, as a function of the coordinate along the edge.
@@ -74,7 +74,7 @@ impl Poisson2d<'_> {
                 }
             }
         }
-        let mut a = Assembly::new(nx * ny, 5 * nx * ny);
+        let mut a = Assembly::new(nx * ny, 5 * nx * ny).with_ordering(nested_dissection(nx, ny));
         let mut rhs = vec![0.0; nx * ny];
         let mut entries = Vec::with_capacity(5);
         for j in 0..ny {
