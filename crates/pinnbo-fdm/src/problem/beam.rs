@@ -62,7 +62,7 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         field: solution.deflection,
         args: vec![x],
         time: None,
-        method: "banded LU",
+        method: "superposition of tridiagonal solves",
     })
 }
 
