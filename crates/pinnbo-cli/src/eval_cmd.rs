@@ -3,23 +3,14 @@
 use crate::formats::{Assigned, Assignment};
 use pinnbo_dsl::diag::suggestion;
 use pinnbo_dsl::ir::Sense;
-use pinnbo_dsl::{LoadError, Problem, Style};
+use pinnbo_dsl::{Problem, Style};
 use serde_json::json;
 use std::path::Path;
 use std::process::ExitCode;
 
 pub fn run(path: &Path, at: &[Assignment], json: bool, style: Style) -> ExitCode {
-    let problem = match pinnbo_dsl::load(path) {
-        Ok(c) => c.problem,
-        Err(LoadError::Invalid(f)) => {
-            eprint!("{}", f.render(style));
-            eprintln!("error: {f}");
-            return ExitCode::from(1);
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(problem) = crate::load_or_report(path, style).map(|c| c.problem) else {
+        return ExitCode::from(1);
     };
     let x = match assemble_point(&problem, at) {
         Ok(x) => x,

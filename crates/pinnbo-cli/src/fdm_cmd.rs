@@ -3,7 +3,7 @@
 
 use crate::plot::{self, HeatMap, Line, Scale};
 use pinnbo_dsl::ir::Problem;
-use pinnbo_dsl::{LoadError, Style};
+use pinnbo_dsl::Style;
 use pinnbo_fdm::problem::{self, Solved};
 use pinnbo_fdm::Extremum;
 use std::io::Write;
@@ -23,17 +23,8 @@ pub struct Options {
 }
 
 pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
-    let checked = match pinnbo_dsl::load(file) {
-        Ok(c) => c,
-        Err(LoadError::Invalid(failed)) => {
-            eprint!("{}", failed.render(style));
-            eprintln!("error: {failed}");
-            return ExitCode::from(1);
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(1);
-        }
+    let Some(checked) = crate::load_or_report(file, style) else {
+        return ExitCode::from(1);
     };
     let p = &checked.problem;
     let solved = match problem::solve(p) {

@@ -77,6 +77,25 @@ pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
     }
 }
 
+/// Loads and checks a problem file, printing its diagnostics (or the read error) on failure.
+pub(crate) fn load_or_report(
+    path: &std::path::Path,
+    style: pinnbo_dsl::Style,
+) -> Option<pinnbo_dsl::Checked> {
+    match pinnbo_dsl::load(path) {
+        Ok(checked) => Some(checked),
+        Err(pinnbo_dsl::LoadError::Invalid(failed)) => {
+            eprint!("{}", failed.render(style));
+            eprintln!("error: {failed}");
+            None
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            None
+        }
+    }
+}
+
 /// Runs the command line; returns the process exit code.
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitCode {
     let cli = match Cli::try_parse_from(args) {

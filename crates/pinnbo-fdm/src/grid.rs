@@ -39,6 +39,17 @@ impl Axis {
     }
 }
 
+/// The multi-index of flat node `k` of a tensor grid stored with the first axis fastest.
+pub fn multi_index(axes: &[Axis], mut k: usize) -> Vec<usize> {
+    axes.iter()
+        .map(|a| {
+            let i = k % a.n;
+            k /= a.n;
+            i
+        })
+        .collect()
+}
+
 /// How a field is read between grid nodes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Interpolation {
@@ -106,15 +117,8 @@ impl Field {
     }
 
     /// The node multi-index of a flat offset.
-    pub fn index(&self, mut k: usize) -> Vec<usize> {
-        self.axes
-            .iter()
-            .map(|a| {
-                let i = k % a.n;
-                k /= a.n;
-                i
-            })
-            .collect()
+    pub fn index(&self, k: usize) -> Vec<usize> {
+        multi_index(&self.axes, k)
     }
 
     /// The value at a node.

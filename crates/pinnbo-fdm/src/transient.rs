@@ -3,7 +3,7 @@
 //! backward Euler (theta = 1, first order, damps stiff modes). The implicit matrix is factored
 //! once and reused for every step.
 
-use crate::grid::{check_memory, finite, Axis, DEFAULT_MEMORY_LIMIT};
+use crate::grid::{check_memory, finite, multi_index, Axis, DEFAULT_MEMORY_LIMIT};
 use crate::sparse::Assembly;
 use crate::FdmError;
 
@@ -55,16 +55,8 @@ impl Heat<'_> {
         self.axes.iter().map(|a| a.n).product()
     }
 
-    /// Multi-index of a flattened node.
-    fn index(&self, mut k: usize) -> Vec<usize> {
-        self.axes
-            .iter()
-            .map(|a| {
-                let i = k % a.n;
-                k /= a.n;
-                i
-            })
-            .collect()
+    fn index(&self, k: usize) -> Vec<usize> {
+        multi_index(&self.axes, k)
     }
 
     fn point(&self, idx: &[usize]) -> Vec<f64> {
