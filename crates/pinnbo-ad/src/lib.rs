@@ -1,0 +1,17 @@
+//! Differential operators compiled to candle graphs.
+//!
+//! candle's reverse mode cannot differentiate a gradient, so derivatives of a network with
+//! respect to its inputs are propagated forward as jets ([`jet::Jet`]) built from ordinary
+//! candle ops; one `backward()` of a loss over those jets then gives the parameter gradients.
+//! Knows the DSL's IR, never the optimizer.
+
+pub mod jet;
+pub mod mlp;
+pub mod multi;
+pub mod residual;
+pub mod scalar;
+
+pub use jet::Jet;
+pub use mlp::{Activation, Mlp, MlpConfig, Parameterization};
+pub use multi::{IndexSet, MultiIndex};
+pub use residual::{Residual, ResidualError};

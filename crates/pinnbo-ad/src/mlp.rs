@@ -1,0 +1,175 @@
+//! Fully connected networks on candle, with the papers' parameterizations, evaluated either
+//! plainly or on jets (values and input derivatives together).
+
+use crate::jet::Jet;
+use crate::multi::IndexSet;
+use crate::scalar::ScalarFn;
+use candle_core::{DType, Device, Result, Tensor, Var};
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::{Distribution, StandardNormal};
+use std::sync::Arc;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activation {
+    Tanh,
+    Sin,
+    Softplus,
+    /// Zero second derivative: unusable with a pde of order two or more.
+    Relu,
+}
+
+impl Activation {
+    fn scalar(self) -> ScalarFn {
+        match self {
+            Activation::Tanh => ScalarFn::Tanh,
+            Activation::Sin => ScalarFn::Sin,
+            Activation::Softplus => ScalarFn::Softplus,
+            Activation::Relu => ScalarFn::Relu,
+        }
+    }
+}
+
+/// How weights are drawn and scaled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parameterization {
+    /// NTK: every weight N(0, 1), each layer's product scaled by 1/sqrt(fan-in); zero biases.
+    /// The PINN-BO surrogate (ALGORITHMS.md §1).
+    Ntk,
+    /// He: hidden weights N(0, 2/fan-in), last layer zero so the network starts at h = 0.
+    /// The NeuralBO surrogate.
+    HeZeroLast,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MlpConfig {
+    pub inputs: usize,
+    pub width: usize,
+    /// Hidden layers.
+    pub depth: usize,
+    pub activation: Activation,
+    pub parameterization: Parameterization,
+    pub dtype: DType,
+}
+
+/// One affine layer: weight `[out, in]`, bias `[out]`, and the factor applied to `W x`.
+#[derive(Clone, Debug)]
+struct Layer {
+    weight: Var,
+    bias: Var,
+    scale: f64,
+}
+
+/// A scalar-output MLP.
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    config: MlpConfig,
+    layers: Vec<Layer>,
+}
+
+impl Mlp {
+    /// A network initialized from `seed`: the same seed gives the same weights.
+    pub fn new(config: MlpConfig, seed: u64, device: &Device) -> Result<Mlp> {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        let mut sizes = vec![config.inputs];
+        sizes.extend(std::iter::repeat_n(config.width, config.depth));
+        sizes.push(1);
+        let last = sizes.len() - 2;
+        let mut layers = Vec::with_capacity(sizes.len() - 1);
+        for (l, pair) in sizes.windows(2).enumerate() {
+            let (fan_in, fan_out) = (pair[0], pair[1]);
+            let (std, scale) = match config.parameterization {
+                Parameterization::Ntk => (1.0, 1.0 / (fan_in as f64).sqrt()),
+                Parameterization::HeZeroLast if l == last => (0.0, 1.0),
+                Parameterization::HeZeroLast => ((2.0 / fan_in as f64).sqrt(), 1.0),
+            };
+            let w: Vec<f64> = (0..fan_in * fan_out)
+                .map(|_| {
+                    let z: f64 = StandardNormal.sample(&mut rng);
+                    std * z
+                })
+                .collect();
+            let weight = Tensor::from_vec(w, (fan_out, fan_in), device)?.to_dtype(config.dtype)?;
+            let bias = Tensor::zeros(fan_out, config.dtype, device)?;
+            layers.push(Layer {
+                weight: Var::from_tensor(&weight)?,
+                bias: Var::from_tensor(&bias)?,
+                scale,
+            });
+        }
+        Ok(Mlp { config, layers })
+    }
+
+    pub fn config(&self) -> &MlpConfig {
+        &self.config
+    }
+
+    /// The trainable tensors, weights and biases layer by layer.
+    pub fn vars(&self) -> Vec<Var> {
+        self.layers
+            .iter()
+            .flat_map(|l| [l.weight.clone(), l.bias.clone()])
+            .collect()
+    }
+
+    /// The number of parameters p.
+    pub fn parameter_count(&self) -> usize {
+        self.layers
+            .iter()
+            .map(|l| l.weight.elem_count() + l.bias.elem_count())
+            .sum()
+    }
+
+    fn scaled_weight(&self, layer: &Layer) -> Result<Tensor> {
+        if layer.scale == 1.0 {
+            Ok(layer.weight.as_tensor().clone())
+        } else {
+            layer.weight.as_tensor() * layer.scale
+        }
+    }
+
+    /// h at `points` (`[N, inputs]`), `[N, 1]`.
+    pub fn forward(&self, points: &Tensor) -> Result<Tensor> {
+        let mut x = points.clone();
+        for (l, layer) in self.layers.iter().enumerate() {
+            let w = self.scaled_weight(layer)?;
+            x = x.matmul(&w.t()?)?.broadcast_add(layer.bias.as_tensor())?;
+            if l + 1 < self.layers.len() {
+                x = Jet::new(Arc::new(IndexSet::value_only()), x.unsqueeze(0)?)?
+                    .map(self.config.activation.scalar())?
+                    .value()?;
+            }
+        }
+        Ok(x)
+    }
+
+    /// h and its input derivatives for the multi-indices of `set`, at `points` (`[N, inputs]`).
+    pub fn forward_jet(&self, points: &Tensor, set: &Arc<IndexSet>) -> Result<Jet> {
+        let (n, d) = points.dims2()?;
+        // The first layer acts on the inputs' jet directly: value x W^T + b, first derivative
+        // along x_i the column W[:, i], everything else zero.
+        let first = &self.layers[0];
+        let w = self.scaled_weight(first)?;
+        let width = w.dim(0)?;
+        let value = points
+            .matmul(&w.t()?)?
+            .broadcast_add(first.bias.as_tensor())?;
+        let mut slices = vec![value];
+        for alpha in &set.indices()[1..] {
+            slices.push(match alpha.as_slice() {
+                [i] if *i < d => w
+                    .narrow(1, *i, 1)?
+                    .t()?
+                    .broadcast_as((n, width))?
+                    .contiguous()?,
+                _ => Tensor::zeros((n, width), points.dtype(), points.device())?,
+            });
+        }
+        let mut jet = Jet::new(set.clone(), Tensor::stack(&slices, 0)?)?;
+        for layer in &self.layers[1..] {
+            jet = jet.map(self.config.activation.scalar())?;
+            jet = jet.affine(&self.scaled_weight(layer)?, Some(layer.bias.as_tensor()))?;
+        }
+        Ok(jet)
+    }
+}

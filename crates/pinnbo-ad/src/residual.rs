@@ -1,0 +1,363 @@
+//! A checked pde, `lhs = rhs`, compiled to a residual graph: the network's jet at a batch of
+//! collocation points, with the file's known functions evaluated as jets too, so that products
+//! obey Leibniz's rule and `dxx(EI(x) * dxx(w))` needs no hand expansion.
+//!
+//! Each node of the expression is evaluated over the multi-indices its parent needs: a
+//! derivative `d(e, x)` needs of `e` every needed index plus one `x`; products and functions
+//! need the same indices of their operands (closed sets make that enough). The network is run
+//! once, over the union of what its occurrences need.
+
+use crate::jet::Jet;
+use crate::mlp::Mlp;
+use crate::multi::{IndexSet, MultiIndex};
+use crate::scalar::ScalarFn;
+use candle_core::{Result, Tensor};
+use pinnbo_dsl::builtins::Builtin;
+use pinnbo_dsl::eval::eval_const;
+use pinnbo_dsl::ir::{BinaryOp, CoordId, Expr, FieldId, Pde, Problem};
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Why a pde cannot be compiled to a residual graph.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ResidualError {
+    #[error("the pde involves the field `{0}`, but the network represents `{1}`")]
+    OtherField(String, String),
+    #[error("`{0}` is not a variable of the field, so the network cannot be differentiated in it")]
+    ForeignCoordinate(String),
+    #[error("the operator `{0}` has no jet lowering registered")]
+    UnknownOperator(String),
+}
+
+/// A pde's residual `lhs - rhs` for a network standing in for one field.
+#[derive(Clone, Debug)]
+pub struct Residual {
+    expr: Expr,
+    field: FieldId,
+    /// Problem coordinate -> network input.
+    inputs: HashMap<CoordId, usize>,
+}
+
+impl Residual {
+    pub fn new(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+    ) -> std::result::Result<Residual, ResidualError> {
+        let expr = problem.substitute_definitions(&pde.residual());
+        let args = &problem.fields[field].args;
+        let inputs: HashMap<CoordId, usize> =
+            args.iter().enumerate().map(|(i, &c)| (c, i)).collect();
+        let mut error = None;
+        expr.visit(&mut |e| {
+            let found = match e {
+                Expr::Field(f) if *f != field => Some(ResidualError::OtherField(
+                    problem.fields[*f].name.clone(),
+                    problem.fields[field].name.clone(),
+                )),
+                Expr::Coord(c) | Expr::Diff { wrt: c, .. } if !inputs.contains_key(c) => Some(
+                    ResidualError::ForeignCoordinate(problem.coords[*c].name.clone()),
+                ),
+                Expr::Operator { name, .. } => Some(ResidualError::UnknownOperator(name.clone())),
+                _ => None,
+            };
+            if error.is_none() {
+                error = found;
+            }
+        });
+        match error {
+            Some(e) => Err(e),
+            None => Ok(Residual {
+                expr,
+                field,
+                inputs,
+            }),
+        }
+    }
+
+    /// The highest derivative order the network needs.
+    pub fn order(&self) -> u32 {
+        self.expr.total_order()
+    }
+
+    /// The residual at `points` (`[N, inputs]`), `[N]`, differentiable in the network's
+    /// parameters.
+    pub fn evaluate(&self, net: &Mlp, points: &Tensor) -> Result<Tensor> {
+        let mut sets = SetCache::default();
+        let value = sets.get(&[]);
+        // First pass: which derivatives of the network the expression needs.
+        let mut wanted: Vec<MultiIndex> = Vec::new();
+        self.collect(&self.expr, &value, &mut sets, &mut wanted);
+        let network_set = sets.get(&wanted);
+        let network = net.forward_jet(points, &network_set)?;
+        let mut cx = Evaluation {
+            residual: self,
+            points,
+            network,
+            sets,
+        };
+        let jet = cx.eval(&self.expr, &value)?;
+        jet.value()?.flatten_all()
+    }
+
+    /// Records the multi-indices the network must carry for `e` evaluated over `set`.
+    fn collect(
+        &self,
+        e: &Expr,
+        set: &Arc<IndexSet>,
+        sets: &mut SetCache,
+        out: &mut Vec<MultiIndex>,
+    ) {
+        match e {
+            Expr::Field(_) => out.extend(set.indices().iter().cloned()),
+            Expr::Diff { expr, wrt } => {
+                let inner = sets.shifted(set, self.inputs[wrt]);
+                self.collect(expr, &inner, sets, out);
+            }
+            Expr::Neg(a) => self.collect(a, set, sets, out),
+            Expr::Binary(_, a, b) => {
+                self.collect(a, set, sets, out);
+                self.collect(b, set, sets, out);
+            }
+            Expr::Call(_, args) | Expr::Operator { args, .. } => {
+                args.iter().for_each(|a| self.collect(a, set, sets, out))
+            }
+            Expr::Const(_) | Expr::Coord(_) => {}
+        }
+    }
+}
+
+/// Closed index sets by their generating multi-indices, shared between nodes.
+#[derive(Default)]
+struct SetCache(HashMap<Vec<MultiIndex>, Arc<IndexSet>>);
+
+impl SetCache {
+    fn get(&mut self, wanted: &[MultiIndex]) -> Arc<IndexSet> {
+        let mut key: Vec<MultiIndex> = wanted
+            .iter()
+            .map(|a| {
+                let mut a = a.clone();
+                a.sort_unstable();
+                a
+            })
+            .collect();
+        key.sort();
+        key.dedup();
+        self.0
+            .entry(key)
+            .or_insert_with_key(|k| Arc::new(IndexSet::closure(k)))
+            .clone()
+    }
+
+    /// The set of `α + input` for every α in `set`.
+    fn shifted(&mut self, set: &IndexSet, input: usize) -> Arc<IndexSet> {
+        let wanted: Vec<MultiIndex> = set
+            .indices()
+            .iter()
+            .map(|a| {
+                let mut a = a.clone();
+                a.push(input);
+                a
+            })
+            .collect();
+        self.get(&wanted)
+    }
+}
+
+/// `[g(x), g'(x), .., g^(order)(x)]` for a g whose derivative `g'` is given as a jet
+/// function: g' is pushed through a one-variable jet at x, whose coefficients are its
+/// derivatives.
+fn antiderivative_chain(
+    value: &Tensor,
+    x: &Tensor,
+    order: usize,
+    derivative: impl Fn(&Jet) -> Result<Jet>,
+) -> Result<Vec<Tensor>> {
+    // Values computed outside candle carry no gradient; adding g'(x) (x - x) restores the
+    // exact first-order dependence on the parameters without changing the value.
+    let order_needed = order.max(1);
+    let set = Arc::new(IndexSet::closure(&[vec![0; order_needed - 1]]));
+    let mut slices = vec![x.clone()];
+    for k in 1..set.len() {
+        slices.push((x.zeros_like()? + if k == 1 { 1.0 } else { 0.0 })?);
+    }
+    let identity = Jet::new(set.clone(), Tensor::stack(&slices, 0)?)?;
+    let d = derivative(&identity)?;
+    let slope = d.value()?;
+    let detached = x.detach();
+    let value = (value.detach() + slope.detach().mul(&(x - &detached)?)?)?;
+    let mut out = vec![value];
+    for k in 0..order {
+        out.push(d.derivative(&vec![0; k])?);
+    }
+    Ok(out)
+}
+
+/// An f64 function applied element-wise (for values only; see [`antiderivative_chain`] for
+/// how the gradient is kept).
+fn elementwise(x: &Tensor, f: fn(f64) -> f64) -> Result<Tensor> {
+    let v: Vec<f64> = x
+        .to_dtype(candle_core::DType::F64)?
+        .flatten_all()?
+        .to_vec1()?;
+    let out: Vec<f64> = v.into_iter().map(f).collect();
+    Tensor::from_vec(out, x.shape(), x.device())?.to_dtype(x.dtype())
+}
+
+fn atan2(a: &Tensor, b: &Tensor) -> Result<Tensor> {
+    let (va, vb): (Vec<f64>, Vec<f64>) = (
+        a.to_dtype(candle_core::DType::F64)?
+            .flatten_all()?
+            .to_vec1()?,
+        b.to_dtype(candle_core::DType::F64)?
+            .flatten_all()?
+            .to_vec1()?,
+    );
+    let out: Vec<f64> = va.iter().zip(&vb).map(|(y, x)| y.atan2(*x)).collect();
+    Tensor::from_vec(out, a.shape(), a.device())?.to_dtype(a.dtype())
+}
+
+struct Evaluation<'a> {
+    residual: &'a Residual,
+    points: &'a Tensor,
+    network: Jet,
+    sets: SetCache,
+}
+
+impl Evaluation<'_> {
+    fn eval(&mut self, e: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
+        let n = self.points.dim(0)?;
+        let constant = |c: f64| -> Result<Jet> {
+            let v = Tensor::full(c, (n, 1), self.points.device())?.to_dtype(self.points.dtype())?;
+            Jet::constant(set.clone(), &v)
+        };
+        if let Some(c) = (!e.any(|x| matches!(x, Expr::Coord(_) | Expr::Field(_))))
+            .then(|| eval_const(e))
+            .flatten()
+        {
+            return constant(c);
+        }
+        match e {
+            Expr::Const(c) => constant(*c),
+            Expr::Coord(c) => Jet::coordinate(set.clone(), self.points, self.residual.inputs[c]),
+            Expr::Field(f) => {
+                debug_assert_eq!(*f, self.residual.field);
+                self.network.restrict(set)
+            }
+            Expr::Neg(a) => self.eval(a, set)?.neg(),
+            Expr::Diff { expr, wrt } => {
+                let input = self.residual.inputs[wrt];
+                let inner = self.sets.shifted(set, input);
+                self.eval(expr, &inner)?.differentiate(input, set)
+            }
+            Expr::Binary(op, a, b) => self.binary(*op, a, b, set),
+            Expr::Call(f, args) => self.call(*f, args, set),
+            Expr::Operator { name, .. } => {
+                candle_core::bail!("the operator `{name}` has no jet lowering")
+            }
+        }
+    }
+
+    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
+        // A constant operand scales or shifts without a product.
+        let (ca, cb) = (eval_const(a), eval_const(b));
+        match (op, ca, cb) {
+            (BinaryOp::Mul, Some(c), _) => return self.eval(b, set)?.scale(c),
+            (BinaryOp::Mul, _, Some(c)) => return self.eval(a, set)?.scale(c),
+            (BinaryOp::Div, _, Some(c)) => return self.eval(a, set)?.scale(1.0 / c),
+            (BinaryOp::Add, Some(c), _) => return self.eval(b, set)?.add_constant(c),
+            (BinaryOp::Add, _, Some(c)) | (BinaryOp::Sub, _, Some(c)) => {
+                let sign = if op == BinaryOp::Sub { -1.0 } else { 1.0 };
+                return self.eval(a, set)?.add_constant(sign * c);
+            }
+            (BinaryOp::Pow, _, Some(c)) => return self.eval(a, set)?.map(ScalarFn::Powc(c)),
+            _ => {}
+        }
+        let (x, y) = (self.eval(a, set)?, self.eval(b, set)?);
+        match op {
+            BinaryOp::Add => x.add(&y),
+            BinaryOp::Sub => x.sub(&y),
+            BinaryOp::Mul => x.mul(&y),
+            BinaryOp::Div => x.mul(&y.map(ScalarFn::Powc(-1.0))?),
+            // a^b = exp(b log a)
+            BinaryOp::Pow => y.mul(&x.map(ScalarFn::Log)?)?.map(ScalarFn::Exp),
+        }
+    }
+
+    fn call(&mut self, f: Builtin, args: &[Expr], set: &Arc<IndexSet>) -> Result<Jet> {
+        let simple = match f {
+            Builtin::Sin => Some(ScalarFn::Sin),
+            Builtin::Cos => Some(ScalarFn::Cos),
+            Builtin::Exp => Some(ScalarFn::Exp),
+            Builtin::Log => Some(ScalarFn::Log),
+            Builtin::Sqrt => Some(ScalarFn::Powc(0.5)),
+            Builtin::Tanh => Some(ScalarFn::Tanh),
+            Builtin::Sinh => Some(ScalarFn::Sinh),
+            Builtin::Cosh => Some(ScalarFn::Cosh),
+            Builtin::Abs => Some(ScalarFn::Abs),
+            _ => None,
+        };
+        if let (Some(g), [a]) = (simple, args) {
+            return self.eval(a, set)?.map(g);
+        }
+        let jets = args
+            .iter()
+            .map(|a| self.eval(a, set))
+            .collect::<Result<Vec<_>>>()?;
+        match (f, jets.as_slice()) {
+            (Builtin::Tan, [u]) => u
+                .map(ScalarFn::Sin)?
+                .mul(&u.map(ScalarFn::Cos)?.map(ScalarFn::Powc(-1.0))?),
+            (Builtin::Pow, [a, b]) => b.mul(&a.map(ScalarFn::Log)?)?.map(ScalarFn::Exp),
+            (Builtin::Min | Builtin::Max, [a, b]) => {
+                let (va, vb) = (a.value()?, b.value()?);
+                let pick_a = if f == Builtin::Min {
+                    va.le(&vb)?
+                } else {
+                    va.ge(&vb)?
+                };
+                let mask = pick_a.unsqueeze(0)?.broadcast_as(a.data().shape())?;
+                Jet::new(set.clone(), mask.where_cond(a.data(), b.data())?)
+            }
+            (Builtin::Atan | Builtin::Asin | Builtin::Acos, [u]) => {
+                let value = match f {
+                    Builtin::Atan => elementwise(&u.value()?, f64::atan)?,
+                    Builtin::Asin => elementwise(&u.value()?, f64::asin)?,
+                    _ => elementwise(&u.value()?, f64::acos)?,
+                };
+                // g' is algebraic: 1/(1 + x²) or ∓(1 - x²)^(-1/2).
+                let derivative = |x: &Jet| -> Result<Jet> {
+                    let square = x.mul(x)?;
+                    match f {
+                        Builtin::Atan => square.add_constant(1.0)?.map(ScalarFn::Powc(-1.0)),
+                        Builtin::Asin => square.neg()?.add_constant(1.0)?.map(ScalarFn::Powc(-0.5)),
+                        _ => square
+                            .neg()?
+                            .add_constant(1.0)?
+                            .map(ScalarFn::Powc(-0.5))?
+                            .neg(),
+                    }
+                };
+                u.compose(&antiderivative_chain(
+                    &value,
+                    &u.value()?,
+                    set.order(),
+                    derivative,
+                )?)
+            }
+            (Builtin::Atan2, [a, b]) => {
+                // The derivatives of atan(a/b); the value keeps atan2's quadrant.
+                let ratio = a.mul(&b.map(ScalarFn::Powc(-1.0))?)?;
+                let value = atan2(&a.value()?, &b.value()?)?;
+                let derivative = |x: &Jet| x.mul(x)?.add_constant(1.0)?.map(ScalarFn::Powc(-1.0));
+                ratio.compose(&antiderivative_chain(
+                    &value,
+                    &ratio.value()?,
+                    set.order(),
+                    derivative,
+                )?)
+            }
+            _ => candle_core::bail!("`{}` with {} arguments", f.name(), jets.len()),
+        }
+    }
+}
