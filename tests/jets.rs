@@ -159,7 +159,9 @@ fn laplacians_in_two_and_five_dimensions() {
         let wanted: Vec<MultiIndex> = (0..d).map(|i| vec![i, i]).collect();
         let set = Arc::new(IndexSet::closure(&wanted));
         let p: Vec<f64> = (0..d).map(|i| 0.1 * i as f64 - 0.2).collect();
-        let jet = net.forward_jet(&point_tensor(&[p.clone()]), &set).unwrap();
+        let jet = net
+            .forward_jet(&point_tensor(std::slice::from_ref(&p)), &set)
+            .unwrap();
         let lap: f64 = (0..d)
             .map(|i| {
                 jet.derivative(&[i, i])
