@@ -5,11 +5,14 @@
 //! candle ops; one `backward()` of a loss over those jets then gives the parameter gradients.
 //! Knows the DSL's IR, never the optimizer.
 
+pub mod collocation;
 pub mod jet;
 pub mod mlp;
 pub mod multi;
 pub mod residual;
+pub mod sampling;
 pub mod scalar;
+pub mod train;
 
 pub use jet::Jet;
 pub use mlp::{Activation, Mlp, MlpConfig, Parameterization};

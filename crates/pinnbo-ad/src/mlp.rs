@@ -65,6 +65,8 @@ struct Layer {
 pub struct Mlp {
     config: MlpConfig,
     layers: Vec<Layer>,
+    /// The factor nu on the output (PINN-BO scales the surrogate by nu_t).
+    output_scale: f64,
 }
 
 impl Mlp {
@@ -97,7 +99,19 @@ impl Mlp {
                 scale,
             });
         }
-        Ok(Mlp { config, layers })
+        Ok(Mlp {
+            config,
+            layers,
+            output_scale: 1.0,
+        })
+    }
+
+    pub fn set_output_scale(&mut self, nu: f64) {
+        self.output_scale = nu;
+    }
+
+    pub fn output_scale(&self) -> f64 {
+        self.output_scale
     }
 
     pub fn config(&self) -> &MlpConfig {
@@ -140,7 +154,11 @@ impl Mlp {
                     .value()?;
             }
         }
-        Ok(x)
+        if self.output_scale == 1.0 {
+            Ok(x)
+        } else {
+            x * self.output_scale
+        }
     }
 
     /// h and its input derivatives for the multi-indices of `set`, at `points` (`[N, inputs]`).
@@ -170,6 +188,10 @@ impl Mlp {
             jet = jet.map(self.config.activation.scalar())?;
             jet = jet.affine(&self.scaled_weight(layer)?, Some(layer.bias.as_tensor()))?;
         }
-        Ok(jet)
+        if self.output_scale == 1.0 {
+            Ok(jet)
+        } else {
+            jet.scale(self.output_scale)
+        }
     }
 }
