@@ -6,7 +6,7 @@ use candle_core::{DType, Device, Tensor};
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::train::{train, TrainConfig};
-use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
+use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
 use pinnbo_dsl::{compile, Problem, Source};
 use std::time::Instant;
 
@@ -37,7 +37,8 @@ fn solve(
         dtype: DType::F64,
     };
     let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
-    let (terms, dropped) = residual_terms(p, 0, &net, collocation, true).unwrap();
+    let (terms, dropped) =
+        residual_terms(p, 0, &net, collocation, &OperatorRegistry::new(), true).unwrap();
     assert!(dropped.is_empty(), "{dropped:?}");
     let start = Instant::now();
     let report = train(&net, None, &terms, train_config).unwrap();

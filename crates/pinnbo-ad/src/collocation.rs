@@ -4,6 +4,7 @@
 //! Michalewicz's) are dropped and reported, never turned into NaN losses.
 
 use crate::mlp::Mlp;
+use crate::operators::OperatorRegistry;
 use crate::residual::{Residual, ResidualError};
 use crate::sampling::{in_box, on_face, Sampling};
 use crate::train::ResidualTerm;
@@ -46,6 +47,7 @@ pub fn residual_terms(
     field: FieldId,
     net: &Mlp,
     config: &CollocationConfig,
+    operators: &OperatorRegistry,
     with_boundary: bool,
 ) -> Result<(Vec<ResidualTerm>, Vec<Dropped>), CollocationError> {
     let args = &problem.fields[field].args;
@@ -71,7 +73,7 @@ pub fn residual_terms(
             config.sampling,
             config.seed.wrapping_add(k as u64),
         );
-        let residual = Residual::new(problem, pde, field)?;
+        let residual = Residual::with_operators(problem, pde, field, operators)?;
         let name = format!("pde {}", k + 1);
         terms.push(finite_term(
             problem,
@@ -100,7 +102,7 @@ pub fn residual_terms(
                 rhs: bc.rhs.clone(),
                 span: bc.span,
             };
-            let residual = Residual::new(problem, &as_pde, field)?;
+            let residual = Residual::with_operators(problem, &as_pde, field, operators)?;
             let name = format!("condition {}", k + 1);
             terms.push(finite_term(
                 problem,

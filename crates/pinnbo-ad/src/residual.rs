@@ -10,6 +10,7 @@
 use crate::jet::Jet;
 use crate::mlp::Mlp;
 use crate::multi::{IndexSet, MultiIndex};
+use crate::operators::{LoweringContext, OperatorRegistry};
 use crate::scalar::ScalarFn;
 use candle_core::{Result, Tensor};
 use pinnbo_dsl::builtins::Builtin;
@@ -25,8 +26,8 @@ pub enum ResidualError {
     OtherField(String, String),
     #[error("`{0}` is not a variable of the field, so the network cannot be differentiated in it")]
     ForeignCoordinate(String),
-    #[error("the operator `{0}` has no jet lowering registered")]
-    UnknownOperator(String),
+    #[error("cannot lower an operator: {0}")]
+    Lowering(String),
 }
 
 /// A pde's residual `lhs - rhs` for a network standing in for one field.
@@ -39,13 +40,30 @@ pub struct Residual {
 }
 
 impl Residual {
+    /// With the built-in operators only.
     pub fn new(
         problem: &Problem,
         pde: &Pde,
         field: FieldId,
     ) -> std::result::Result<Residual, ResidualError> {
-        let expr = problem.substitute_definitions(&pde.residual());
+        Residual::with_operators(problem, pde, field, &OperatorRegistry::default())
+    }
+
+    /// With operators a library user registered (see [`crate::operators`]).
+    pub fn with_operators(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+        operators: &OperatorRegistry,
+    ) -> std::result::Result<Residual, ResidualError> {
         let args = &problem.fields[field].args;
+        let cx = LoweringContext {
+            problem,
+            field_args: args,
+        };
+        let expr = operators
+            .lower(&problem.substitute_definitions(&pde.residual()), &cx)
+            .map_err(ResidualError::Lowering)?;
         let inputs: HashMap<CoordId, usize> =
             args.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let mut error = None;
@@ -58,7 +76,6 @@ impl Residual {
                 Expr::Coord(c) | Expr::Diff { wrt: c, .. } if !inputs.contains_key(c) => Some(
                     ResidualError::ForeignCoordinate(problem.coords[*c].name.clone()),
                 ),
-                Expr::Operator { name, .. } => Some(ResidualError::UnknownOperator(name.clone())),
                 _ => None,
             };
             if error.is_none() {
