@@ -232,7 +232,8 @@ impl Jet {
 /// Rows `ids` of `data` along the first axis.
 fn gather(data: &Tensor, ids: &[u32]) -> Result<Tensor> {
     let ids = Tensor::from_slice(ids, ids.len(), data.device())?;
-    data.index_select(&ids, 0)
+    // A no-op for the usual contiguous data; views (after `get`, say) need the copy.
+    data.contiguous()?.index_select(&ids, 0)
 }
 
 /// `out[a] = Σ_t coef_t terms[t]` over the rows `(a, coef)` of each term: one matrix product.

@@ -13,6 +13,7 @@ pub mod operators;
 pub mod residual;
 pub mod sampling;
 pub mod scalar;
+pub mod tangent;
 pub mod train;
 
 pub use jet::Jet;

@@ -163,7 +163,19 @@ impl Mlp {
 
     /// h and its input derivatives for the multi-indices of `set`, at `points` (`[N, inputs]`).
     pub fn forward_jet(&self, points: &Tensor, set: &Arc<IndexSet>) -> Result<Jet> {
+        Ok(self.forward_jet_traced(points, set, false)?.0)
+    }
+
+    /// As [`Mlp::forward_jet`], and with `trace` each layer's input and pre-activation jets
+    /// (what the tangent-kernel formulas need; see [`crate::tangent`]).
+    pub fn forward_jet_traced(
+        &self,
+        points: &Tensor,
+        set: &Arc<IndexSet>,
+        trace: bool,
+    ) -> Result<(Jet, Vec<LayerTrace>)> {
         let (n, d) = points.dims2()?;
+        let mut traces = Vec::new();
         // The first layer acts on the inputs' jet directly: value x W^T + b, first derivative
         // along x_i the column W[:, i], everything else zero.
         let first = &self.layers[0];
@@ -184,14 +196,55 @@ impl Mlp {
             });
         }
         let mut jet = Jet::new(set.clone(), Tensor::stack(&slices, 0)?)?;
+        if trace {
+            let inputs = (0..d)
+                .map(|i| Jet::coordinate(set.clone(), points, i).map(|j| j.data().clone()))
+                .collect::<Result<Vec<_>>>()?;
+            let (probed, probe) = with_probe(&jet)?;
+            jet = probed;
+            traces.push(LayerTrace {
+                input: Tensor::cat(&inputs, 2)?,
+                probe,
+                scale: first.scale,
+            });
+        }
         for layer in &self.layers[1..] {
             jet = jet.map(self.config.activation.scalar())?;
+            let input = jet.data().detach();
             jet = jet.affine(&self.scaled_weight(layer)?, Some(layer.bias.as_tensor()))?;
+            if trace {
+                let (probed, probe) = with_probe(&jet)?;
+                jet = probed;
+                traces.push(LayerTrace {
+                    input,
+                    probe,
+                    scale: layer.scale,
+                });
+            }
         }
-        if self.output_scale == 1.0 {
-            Ok(jet)
+        let out = if self.output_scale == 1.0 {
+            jet
         } else {
-            jet.scale(self.output_scale)
-        }
+            jet.scale(self.output_scale)?
+        };
+        Ok((out, traces))
     }
+}
+
+/// One layer's view of a jet forward pass: `pre = scale * W input + b` on every coefficient.
+#[derive(Clone, Debug)]
+pub struct LayerTrace {
+    /// The layer's input jet, `[K, N, fan-in]` (no gradient).
+    pub input: Tensor,
+    /// A zero variable added to the pre-activation jet (`[K, N, fan-out]`): its gradient is the
+    /// backpropagated signal there (candle keeps gradients of variables only).
+    pub probe: Var,
+    pub scale: f64,
+}
+
+/// `jet + 0` with the zero a variable, so that a backward pass reports `∂/∂jet`.
+fn with_probe(jet: &Jet) -> Result<(Jet, Var)> {
+    let probe = Var::zeros(jet.data().shape(), jet.dtype(), jet.device())?;
+    let probed = Jet::new(jet.set().clone(), (jet.data() + probe.as_tensor())?)?;
+    Ok((probed, probe))
 }

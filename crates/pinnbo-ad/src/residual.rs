@@ -8,7 +8,7 @@
 //! once, over the union of what its occurrences need.
 
 use crate::jet::Jet;
-use crate::mlp::Mlp;
+use crate::mlp::{LayerTrace, Mlp};
 use crate::multi::{IndexSet, MultiIndex};
 use crate::operators::{LoweringContext, OperatorRegistry};
 use crate::scalar::ScalarFn;
@@ -100,13 +100,23 @@ impl Residual {
     /// The residual at `points` (`[N, inputs]`), `[N]`, differentiable in the network's
     /// parameters.
     pub fn evaluate(&self, net: &Mlp, points: &Tensor) -> Result<Tensor> {
+        Ok(self.evaluate_traced(net, points, false)?.0)
+    }
+
+    /// As [`Residual::evaluate`], with the network's layer traces when `trace` is set.
+    pub fn evaluate_traced(
+        &self,
+        net: &Mlp,
+        points: &Tensor,
+        trace: bool,
+    ) -> Result<(Tensor, Vec<LayerTrace>)> {
         let mut sets = SetCache::default();
         let value = sets.get(&[]);
         // First pass: which derivatives of the network the expression needs.
         let mut wanted: Vec<MultiIndex> = Vec::new();
         self.collect(&self.expr, &value, &mut sets, &mut wanted);
         let network_set = sets.get(&wanted);
-        let network = net.forward_jet(points, &network_set)?;
+        let (network, traces) = net.forward_jet_traced(points, &network_set, trace)?;
         let mut cx = Evaluation {
             residual: self,
             points,
@@ -114,7 +124,7 @@ impl Residual {
             sets,
         };
         let jet = cx.eval(&self.expr, &value)?;
-        jet.value()?.flatten_all()
+        Ok((jet.value()?.flatten_all()?, traces))
     }
 
     /// Records the multi-indices the network must carry for `e` evaluated over `set`.
