@@ -139,3 +139,83 @@ fn laplace_with_dirichlet_data() {
     );
     assert!(rel < 1e-2, "relative L2 error {rel:e}");
 }
+
+fn small_net(activation: Activation, dtype: DType, inputs: usize) -> Mlp {
+    let config = MlpConfig {
+        inputs,
+        width: 8,
+        depth: 2,
+        activation,
+        parameterization: Parameterization::Ntk,
+        dtype,
+    };
+    Mlp::new(config, 2, &Device::Cpu).unwrap()
+}
+
+fn config(interior: usize) -> CollocationConfig {
+    CollocationConfig {
+        interior,
+        boundary: 4,
+        sampling: Sampling::Sobol,
+        seed: 4,
+        boundary_weight: 1.0,
+        pde_weight: 1.0,
+    }
+}
+
+#[test]
+fn points_where_a_coefficient_is_not_finite_are_dropped_and_reported() {
+    let p = problem(
+        "var x in [0, 1]\nfield u(x)\npde log(x - 0.25)*dxx(u) = 1\nminimize u\noracle command \"./m {x}\"",
+    );
+    let net = small_net(Activation::Tanh, DType::F64, 1);
+    let (terms, dropped) =
+        residual_terms(&p, 0, &net, &config(200), &OperatorRegistry::new(), false).unwrap();
+    let kept = terms[0].points.dim(0).unwrap();
+    assert_eq!(dropped.len(), 1);
+    assert_eq!(dropped[0].count + kept, 200);
+    assert!(
+        (30..70).contains(&dropped[0].count),
+        "about a quarter dropped: {dropped:?}"
+    );
+    assert!(dropped[0].example[0].1 <= 0.25, "{dropped:?}");
+    let xs: Vec<f64> = terms[0].points.flatten_all().unwrap().to_vec1().unwrap();
+    assert!(xs.iter().all(|&x| x > 0.25), "only finite points are kept");
+}
+
+#[test]
+fn relu_cannot_enforce_a_second_order_pde() {
+    let p = problem(
+        "var x in [0, 1]\nfield u(x)\npde dxx(u) = 1\nminimize u\noracle command \"./m {x}\"",
+    );
+    let net = small_net(Activation::Relu, DType::F64, 1);
+    let err =
+        residual_terms(&p, 0, &net, &config(10), &OperatorRegistry::new(), false).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "a relu network has zero second derivatives, so it cannot satisfy a pde of order 2; use tanh, sin or softplus"
+    );
+}
+
+#[test]
+fn training_is_deterministic_and_works_in_f32() {
+    let p = problem(
+        "var x in [0, 1]\nfield u(x)\npde dxx(u) = -sin(x)\nminimize u\noracle command \"./m {x}\"",
+    );
+    let run = |dtype: DType| {
+        let net = small_net(Activation::Tanh, dtype, 1);
+        let (terms, _) =
+            residual_terms(&p, 0, &net, &config(32), &OperatorRegistry::new(), false).unwrap();
+        let train_config = TrainConfig {
+            epochs: 50,
+            ..TrainConfig::default()
+        };
+        train(&net, None, &terms, &train_config).unwrap().final_loss
+    };
+    assert_eq!(run(DType::F64), run(DType::F64), "same seed, same run");
+    let (double, single) = (run(DType::F64), run(DType::F32));
+    assert!(
+        (double - single).abs() < 1e-3 * double.abs(),
+        "f64 {double} vs f32 {single}"
+    );
+}

@@ -167,3 +167,23 @@ fn residual_gradients_reach_the_parameters() {
         "gradients flow to the first layer"
     );
 }
+
+#[test]
+fn the_network_stands_for_a_field_even_when_the_file_gives_its_closed_form() {
+    let p = problem("var x in [0, 1]\nfield f(x) = x^2\npde d(f, x) = 2*x\nminimize f");
+    let net = network(1);
+    let xs = [0.2, 0.7];
+    let points = Tensor::new(&xs[..], &Device::Cpu)
+        .unwrap()
+        .reshape((2, 1))
+        .unwrap();
+    let set = Arc::new(IndexSet::closure(&[vec![0]]));
+    let ux = column(
+        &net.forward_jet(&points, &set)
+            .unwrap()
+            .derivative(&[0])
+            .unwrap(),
+    );
+    let want: Vec<f64> = (0..2).map(|i| ux[i] - 2.0 * xs[i]).collect();
+    assert_close(&residual(&p, &net, &points), &want);
+}

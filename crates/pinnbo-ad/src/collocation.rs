@@ -3,7 +3,7 @@
 //! the residual is not finite at the initial network (a coefficient with a pole, such as
 //! Michalewicz's) are dropped and reported, never turned into NaN losses.
 
-use crate::mlp::Mlp;
+use crate::mlp::{Activation, Mlp};
 use crate::operators::OperatorRegistry;
 use crate::residual::{Residual, ResidualError};
 use crate::sampling::{in_box, on_face, Sampling};
@@ -19,6 +19,11 @@ pub enum CollocationError {
     Candle(#[from] candle_core::Error),
     #[error("the field `{0}` has no pde to enforce")]
     NoPde(String),
+    #[error(
+        "a relu network has zero second derivatives, so it cannot satisfy a pde of order {0}; \
+         use tanh, sin or softplus"
+    )]
+    ReluOrder(u32),
 }
 
 /// Points dropped from a term because its residual was not finite there.
@@ -74,6 +79,9 @@ pub fn residual_terms(
             config.seed.wrapping_add(k as u64),
         );
         let residual = Residual::with_operators(problem, pde, field, operators)?;
+        if net.config().activation == Activation::Relu && residual.order() >= 2 {
+            return Err(CollocationError::ReluOrder(residual.order()));
+        }
         let name = format!("pde {}", k + 1);
         terms.push(finite_term(
             problem,

@@ -61,8 +61,15 @@ impl Residual {
             problem,
             field_args: args,
         };
+        // Other fields with a closed form are inlined; the network stands for this one even
+        // when the file gives its closed form (then the oracle's, hidden from the optimizer).
+        let others = |id: FieldId| {
+            (id != field)
+                .then(|| problem.fields[id].definition.clone())
+                .flatten()
+        };
         let expr = operators
-            .lower(&problem.substitute_definitions(&pde.residual()), &cx)
+            .lower(&pde.residual().replace_fields(&others), &cx)
             .map_err(ResidualError::Lowering)?;
         let inputs: HashMap<CoordId, usize> =
             args.iter().enumerate().map(|(i, &c)| (c, i)).collect();

@@ -10,6 +10,7 @@ use candle_nn::{AdamW, Optimizer, ParamsAdamW};
 
 /// A residual that should vanish at `points` (`[N, inputs]`): the pde in the domain, or a
 /// boundary condition on a face.
+#[derive(Debug)]
 pub struct ResidualTerm {
     pub residual: Residual,
     pub points: Tensor,
