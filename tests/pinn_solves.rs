@@ -2,7 +2,7 @@
 //! boundary conditions as residual terms, trained by Adam; relative L2 error against the exact
 //! solution.
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Device};
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::train::{train, TrainConfig};
@@ -43,21 +43,7 @@ fn solve(
     let start = Instant::now();
     let report = train(&net, None, &terms, train_config).unwrap();
     let flat: Vec<f64> = probe.iter().flatten().copied().collect();
-    let x = Tensor::from_vec(flat, (probe.len(), d), &Device::Cpu).unwrap();
-    let got: Vec<f64> = net
-        .forward(&x)
-        .unwrap()
-        .flatten_all()
-        .unwrap()
-        .to_vec1()
-        .unwrap();
-    let (mut num, mut den) = (0.0, 0.0);
-    for (g, q) in got.iter().zip(probe) {
-        let e = exact(q);
-        num += (g - e).powi(2);
-        den += e * e;
-    }
-    let rel = (num / den).sqrt();
+    let rel = net.relative_l2_error(&flat, exact).unwrap();
     eprintln!(
         "{}: {} epochs in {:.1?}, loss {:.2e}, relative L2 error {rel:.2e}",
         p.name,

@@ -161,6 +161,29 @@ impl Mlp {
         }
     }
 
+    /// h at points given row-major (`inputs` values per point), as plain numbers.
+    pub fn predict(&self, points: &[f64]) -> Result<Vec<f64>> {
+        let d = self.config.inputs;
+        let x = Tensor::from_vec(points.to_vec(), (points.len() / d, d), &Device::Cpu)?
+            .to_dtype(self.config.dtype)?;
+        self.forward(&x)?
+            .flatten_all()?
+            .to_dtype(DType::F64)?
+            .to_vec1()
+    }
+
+    /// The relative L2 error `|h - exact| / |exact|` over points given row-major.
+    pub fn relative_l2_error(&self, points: &[f64], exact: impl Fn(&[f64]) -> f64) -> Result<f64> {
+        let got = self.predict(points)?;
+        let (mut num, mut den) = (0.0, 0.0);
+        for (g, q) in got.iter().zip(points.chunks(self.config.inputs)) {
+            let e = exact(q);
+            num += (g - e).powi(2);
+            den += e * e;
+        }
+        Ok((num / den).sqrt())
+    }
+
     /// h and its input derivatives for the multi-indices of `set`, at `points` (`[N, inputs]`).
     pub fn forward_jet(&self, points: &Tensor, set: &Arc<IndexSet>) -> Result<Jet> {
         Ok(self.forward_jet_traced(points, set, false)?.0)
