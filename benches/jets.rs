@@ -9,7 +9,7 @@
 use candle_core::{DType, Device, Tensor};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use pinnbo_ad::sampling::{in_box, Sampling};
-use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization, Residual};
+use pinnbo_ad::{Mlp, MlpConfig, Residual};
 use pinnbo_dsl::{compile, Problem, Source};
 
 const N: usize = 1000;
@@ -41,12 +41,8 @@ fn jets(c: &mut Criterion) {
             for (name, p) in cases() {
                 let d = p.fields[0].args.len();
                 let config = MlpConfig {
-                    inputs: d,
-                    width,
-                    depth: 3,
-                    activation: Activation::Tanh,
-                    parameterization: Parameterization::Ntk,
                     dtype,
+                    ..MlpConfig::new(d, width, 3)
                 };
                 let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
                 let bounds: Vec<(f64, f64)> = p.fields[0]

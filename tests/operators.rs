@@ -1,13 +1,10 @@
 //! A library user registers a new operator, writes a `.pde` file with it, and solves.
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::{Device, Tensor};
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::train::{train, Observations, TrainConfig};
-use pinnbo_ad::{
-    Activation, LoweringContext, Mlp, MlpConfig, Operator, OperatorRegistry, Parameterization,
-    Residual,
-};
+use pinnbo_ad::{LoweringContext, Mlp, MlpConfig, Operator, OperatorRegistry, Residual};
 use pinnbo_dsl::ir::{BinaryOp, Expr, Problem};
 use pinnbo_dsl::{compile_with, OperatorSignature, Source};
 
@@ -51,14 +48,7 @@ fn problem(text: &str, ops: &OperatorRegistry) -> Problem {
 }
 
 fn network() -> Mlp {
-    let config = MlpConfig {
-        inputs: 2,
-        width: 24,
-        depth: 3,
-        activation: Activation::Tanh,
-        parameterization: Parameterization::Ntk,
-        dtype: DType::F64,
-    };
+    let config = MlpConfig::new(2, 24, 3);
     Mlp::new(config, 5, &Device::Cpu).unwrap()
 }
 

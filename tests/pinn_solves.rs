@@ -17,6 +17,17 @@ fn problem(text: &str) -> Problem {
     }
 }
 
+/// Adam from 1e-2, decayed by 0.9 every 200 epochs, 1,500 epochs.
+const TRAINING: TrainConfig = TrainConfig {
+    epochs: 1500,
+    lr: 1e-2,
+    lr_decay: 0.9,
+    decay_every: 200,
+    anchor: 0.0,
+    patience: 500,
+    min_improvement: 1e-4,
+};
+
 /// Trains a PINN for the problem's field and returns its relative L2 error against `exact` at
 /// `probe` points.
 fn solve(
@@ -28,14 +39,7 @@ fn solve(
     collocation: &CollocationConfig,
 ) -> f64 {
     let d = p.fields[0].args.len();
-    let config = MlpConfig {
-        inputs: d,
-        width,
-        depth: 3,
-        activation: Activation::Tanh,
-        parameterization: Parameterization::Ntk,
-        dtype: DType::F64,
-    };
+    let config = MlpConfig::new(d, width, 3);
     let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
     let (terms, dropped) =
         residual_terms(p, 0, &net, collocation, &OperatorRegistry::new(), true).unwrap();
@@ -64,27 +68,16 @@ fn beam_with_non_uniform_rigidity() {
          (1 + x/2)*dxx(w) = 0 at x = 1\n}",
     );
     let probe: Vec<Vec<f64>> = (0..101).map(|i| vec![i as f64 / 100.0]).collect();
-    let train_config = TrainConfig {
-        epochs: 1500,
-        lr: 1e-2,
-        lr_decay: 0.9,
-        decay_every: 200,
-        ..TrainConfig::default()
-    };
     let collocation = CollocationConfig {
-        interior: 64,
-        boundary: 1,
-        sampling: Sampling::Sobol,
-        seed: 1,
-        boundary_weight: 1.0,
         pde_weight: 1.0 / std::f64::consts::PI.powi(8),
+        ..CollocationConfig::sobol(64, 1, 1)
     };
     let rel = solve(
         &p,
         32,
         |q| (std::f64::consts::PI * q[0]).sin(),
         &probe,
-        &train_config,
+        &TRAINING,
         &collocation,
     );
     assert!(rel < 1e-2, "relative L2 error {rel:e}");
@@ -100,27 +93,13 @@ fn laplace_with_dirichlet_data() {
     let probe: Vec<Vec<f64>> = (0..21)
         .flat_map(|i| (0..21).map(move |j| vec![i as f64 / 20.0, j as f64 / 20.0]))
         .collect();
-    let train_config = TrainConfig {
-        epochs: 1500,
-        lr: 1e-2,
-        lr_decay: 0.9,
-        decay_every: 200,
-        ..TrainConfig::default()
-    };
-    let collocation = CollocationConfig {
-        interior: 256,
-        boundary: 32,
-        sampling: Sampling::Sobol,
-        seed: 1,
-        boundary_weight: 1.0,
-        pde_weight: 1.0,
-    };
+    let collocation = CollocationConfig::sobol(256, 32, 1);
     let rel = solve(
         &p,
         32,
         |q| q[0].exp() * q[1].sin(),
         &probe,
-        &train_config,
+        &TRAINING,
         &collocation,
     );
     assert!(rel < 1e-2, "relative L2 error {rel:e}");

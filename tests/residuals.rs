@@ -1,8 +1,8 @@
 //! Residual graphs compiled from `.pde` text against the same residual expanded by hand from
 //! the network's jet (so only the compiler's bookkeeping is under test).
 
-use candle_core::{DType, Device, Tensor};
-use pinnbo_ad::{Activation, IndexSet, Mlp, MlpConfig, Parameterization, Residual};
+use candle_core::{Device, Tensor};
+use pinnbo_ad::{IndexSet, Mlp, MlpConfig, Residual};
 use pinnbo_dsl::{compile, Problem, Source};
 use std::sync::Arc;
 
@@ -14,14 +14,7 @@ fn problem(text: &str) -> Problem {
 }
 
 fn network(inputs: usize) -> Mlp {
-    let config = MlpConfig {
-        inputs,
-        width: 8,
-        depth: 2,
-        activation: Activation::Tanh,
-        parameterization: Parameterization::Ntk,
-        dtype: DType::F64,
-    };
+    let config = MlpConfig::new(inputs, 8, 2);
     Mlp::new(config, 3, &Device::Cpu).unwrap()
 }
 

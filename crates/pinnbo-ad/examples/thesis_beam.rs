@@ -2,11 +2,11 @@
 //! in a better-conditioned form, and reports the relative L2 error against the exact solution.
 //!
 //! cargo run --release -p pinnbo-ad --example thesis_beam
-use candle_core::{DType, Device};
+use candle_core::Device;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::train::{train, TrainConfig};
-use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
+use pinnbo_ad::{Mlp, MlpConfig, OperatorRegistry};
 use std::f64::consts::PI;
 use std::time::Instant;
 
@@ -21,14 +21,7 @@ fn run(label: &str, text: &str, pde_weight: f64) {
     let problem = pinnbo_dsl::compile(&pinnbo_dsl::Source::new("beam.pde", text))
         .expect("valid")
         .problem;
-    let config = MlpConfig {
-        inputs: 1,
-        width: 64,
-        depth: 3,
-        activation: Activation::Tanh,
-        parameterization: Parameterization::Ntk,
-        dtype: DType::F64,
-    };
+    let config = MlpConfig::new(1, 64, 3);
     let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
     let collocation = CollocationConfig {
         interior: 512,

@@ -46,6 +46,20 @@ pub struct CollocationConfig {
     pub pde_weight: f64,
 }
 
+impl CollocationConfig {
+    /// `interior` Sobol points for the pde (weight 1) and `boundary` per condition (weight 1).
+    pub fn sobol(interior: usize, boundary: usize, seed: u64) -> CollocationConfig {
+        CollocationConfig {
+            interior,
+            boundary,
+            sampling: Sampling::Sobol,
+            seed,
+            boundary_weight: 1.0,
+            pde_weight: 1.0,
+        }
+    }
+}
+
 /// The pde terms (and, with `with_boundary`, the fdm oracle's conditions) for `field`.
 pub fn residual_terms(
     problem: &Problem,

@@ -52,6 +52,20 @@ pub struct MlpConfig {
     pub dtype: DType,
 }
 
+impl MlpConfig {
+    /// A tanh network in the NTK parameterization, f64: the PINN default.
+    pub fn new(inputs: usize, width: usize, depth: usize) -> MlpConfig {
+        MlpConfig {
+            inputs,
+            width,
+            depth,
+            activation: Activation::Tanh,
+            parameterization: Parameterization::Ntk,
+            dtype: DType::F64,
+        }
+    }
+}
+
 /// One affine layer: weight `[out, in]`, bias `[out]`, and the factor applied to `W x`.
 #[derive(Clone, Debug)]
 struct Layer {
