@@ -119,12 +119,7 @@ pub fn residual_terms(
             };
             let seed = config.seed.wrapping_add(1000 + k as u64);
             let points = on_face(&bounds, axis, value, config.boundary, config.sampling, seed);
-            let as_pde = Pde {
-                lhs: bc.lhs.clone(),
-                rhs: bc.rhs.clone(),
-                span: bc.span,
-            };
-            let residual = Residual::with_operators(problem, &as_pde, field, operators)?;
+            let residual = Residual::with_operators(problem, &bc.as_pde(), field, operators)?;
             let name = format!("condition {}", k + 1);
             terms.push(finite_term(
                 problem,

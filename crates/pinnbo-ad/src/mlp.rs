@@ -3,7 +3,7 @@
 
 use crate::jet::Jet;
 use crate::multi::IndexSet;
-use crate::scalar::ScalarFn;
+use crate::scalar::{derivatives, ScalarFn};
 use candle_core::{DType, Device, Result, Tensor, Var};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -163,9 +163,7 @@ impl Mlp {
             let w = self.scaled_weight(layer)?;
             x = x.matmul(&w.t()?)?.broadcast_add(layer.bias.as_tensor())?;
             if l + 1 < self.layers.len() {
-                x = Jet::new(Arc::new(IndexSet::value_only()), x.unsqueeze(0)?)?
-                    .map(self.config.activation.scalar())?
-                    .value()?;
+                x = derivatives(self.config.activation.scalar(), &x, 0)?.swap_remove(0);
             }
         }
         if self.output_scale == 1.0 {

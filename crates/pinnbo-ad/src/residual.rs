@@ -37,6 +37,11 @@ pub struct Residual {
     field: FieldId,
     /// Problem coordinate -> network input.
     inputs: HashMap<CoordId, usize>,
+    /// Every index set a node of `expr` is evaluated over, with its propagation tables,
+    /// built once here rather than on every evaluation (they depend on `expr` only).
+    sets: SetCache,
+    /// What the network must carry: the union over the field's occurrences.
+    network_set: Arc<IndexSet>,
 }
 
 impl Residual {
@@ -89,14 +94,23 @@ impl Residual {
                 error = found;
             }
         });
-        match error {
-            Some(e) => Err(e),
-            None => Ok(Residual {
-                expr,
-                field,
-                inputs,
-            }),
+        if let Some(e) = error {
+            return Err(e);
         }
+        let mut residual = Residual {
+            expr,
+            field,
+            inputs,
+            sets: SetCache::default(),
+            network_set: Arc::new(IndexSet::value_only()),
+        };
+        let mut sets = SetCache::default();
+        let mut wanted: Vec<MultiIndex> = Vec::new();
+        let value = sets.get(&[]);
+        residual.collect(&residual.expr, &value, &mut sets, &mut wanted);
+        residual.network_set = sets.get(&wanted);
+        residual.sets = sets;
+        Ok(residual)
     }
 
     /// The highest derivative order the network needs.
@@ -117,20 +131,13 @@ impl Residual {
         points: &Tensor,
         trace: bool,
     ) -> Result<(Tensor, Vec<LayerTrace>)> {
-        let mut sets = SetCache::default();
-        let value = sets.get(&[]);
-        // First pass: which derivatives of the network the expression needs.
-        let mut wanted: Vec<MultiIndex> = Vec::new();
-        self.collect(&self.expr, &value, &mut sets, &mut wanted);
-        let network_set = sets.get(&wanted);
-        let (network, traces) = net.forward_jet_traced(points, &network_set, trace)?;
-        let mut cx = Evaluation {
+        let (network, traces) = net.forward_jet_traced(points, &self.network_set, trace)?;
+        let cx = Evaluation {
             residual: self,
             points,
             network,
-            sets,
         };
-        let jet = cx.eval(&self.expr, &value)?;
+        let jet = cx.eval(&self.expr, &self.sets.lookup(&[]))?;
         Ok((jet.value()?.flatten_all()?, traces))
     }
 
@@ -145,7 +152,7 @@ impl Residual {
         match e {
             Expr::Field(_) => out.extend(set.indices().iter().cloned()),
             Expr::Diff { expr, wrt } => {
-                let inner = sets.shifted(set, self.inputs[wrt]);
+                let inner = sets.get(&SetCache::shift(set, self.inputs[wrt]));
                 self.collect(expr, &inner, sets, out);
             }
             Expr::Neg(a) => self.collect(a, set, sets, out),
@@ -162,11 +169,11 @@ impl Residual {
 }
 
 /// Closed index sets by their generating multi-indices, shared between nodes.
-#[derive(Default)]
+#[derive(Clone, Debug, Default)]
 struct SetCache(HashMap<Vec<MultiIndex>, Arc<IndexSet>>);
 
 impl SetCache {
-    fn get(&mut self, wanted: &[MultiIndex]) -> Arc<IndexSet> {
+    fn key(wanted: &[MultiIndex]) -> Vec<MultiIndex> {
         let mut key: Vec<MultiIndex> = wanted
             .iter()
             .map(|a| {
@@ -177,24 +184,36 @@ impl SetCache {
             .collect();
         key.sort();
         key.dedup();
+        key
+    }
+
+    fn get(&mut self, wanted: &[MultiIndex]) -> Arc<IndexSet> {
         self.0
-            .entry(key)
+            .entry(SetCache::key(wanted))
             .or_insert_with_key(|k| Arc::new(IndexSet::closure(k)))
             .clone()
     }
 
-    /// The set of `α + input` for every α in `set`.
-    fn shifted(&mut self, set: &IndexSet, input: usize) -> Arc<IndexSet> {
-        let wanted: Vec<MultiIndex> = set
-            .indices()
+    /// A set built by [`SetCache::get`] before (built afresh if not, which the construction
+    /// pass rules out).
+    fn lookup(&self, wanted: &[MultiIndex]) -> Arc<IndexSet> {
+        let key = SetCache::key(wanted);
+        match self.0.get(&key) {
+            Some(set) => set.clone(),
+            None => Arc::new(IndexSet::closure(&key)),
+        }
+    }
+
+    /// The multi-indices `α + input` for every α in `set`.
+    fn shift(set: &IndexSet, input: usize) -> Vec<MultiIndex> {
+        set.indices()
             .iter()
             .map(|a| {
                 let mut a = a.clone();
                 a.push(input);
                 a
             })
-            .collect();
-        self.get(&wanted)
+            .collect()
     }
 }
 
@@ -255,11 +274,10 @@ struct Evaluation<'a> {
     residual: &'a Residual,
     points: &'a Tensor,
     network: Jet,
-    sets: SetCache,
 }
 
 impl Evaluation<'_> {
-    fn eval(&mut self, e: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
+    fn eval(&self, e: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
         let n = self.points.dim(0)?;
         let constant = |c: f64| -> Result<Jet> {
             let v = Tensor::full(c, (n, 1), self.points.device())?.to_dtype(self.points.dtype())?;
@@ -281,7 +299,7 @@ impl Evaluation<'_> {
             Expr::Neg(a) => self.eval(a, set)?.neg(),
             Expr::Diff { expr, wrt } => {
                 let input = self.residual.inputs[wrt];
-                let inner = self.sets.shifted(set, input);
+                let inner = self.residual.sets.lookup(&SetCache::shift(set, input));
                 self.eval(expr, &inner)?.differentiate(input, set)
             }
             Expr::Binary(op, a, b) => self.binary(*op, a, b, set),
@@ -292,7 +310,7 @@ impl Evaluation<'_> {
         }
     }
 
-    fn binary(&mut self, op: BinaryOp, a: &Expr, b: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
+    fn binary(&self, op: BinaryOp, a: &Expr, b: &Expr, set: &Arc<IndexSet>) -> Result<Jet> {
         // A constant operand scales or shifts without a product.
         let (ca, cb) = (eval_const(a), eval_const(b));
         match (op, ca, cb) {
@@ -318,7 +336,7 @@ impl Evaluation<'_> {
         }
     }
 
-    fn call(&mut self, f: Builtin, args: &[Expr], set: &Arc<IndexSet>) -> Result<Jet> {
+    fn call(&self, f: Builtin, args: &[Expr], set: &Arc<IndexSet>) -> Result<Jet> {
         let simple = match f {
             Builtin::Sin => Some(ScalarFn::Sin),
             Builtin::Cos => Some(ScalarFn::Cos),

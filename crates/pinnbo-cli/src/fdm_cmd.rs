@@ -90,7 +90,7 @@ impl Report {
         };
         Report {
             problem: p.name.clone(),
-            field: field_name(p).to_string(),
+            field: p.fields[s.field_id].name.clone(),
             model: s.model,
             grid: s.field.axes.iter().map(|a| a.n).collect(),
             method: s.method,
@@ -126,13 +126,6 @@ impl Report {
     }
 }
 
-fn field_name(p: &Problem) -> &str {
-    match &p.oracle {
-        pinnbo_dsl::ir::Oracle::Fdm(o) => &p.fields[o.field].name,
-        _ => "?",
-    }
-}
-
 /// Writes `<field>.csv` (one row per grid node) and the pictures; returns the files written.
 fn write_outputs(
     p: &Problem,
@@ -141,7 +134,7 @@ fn write_outputs(
     format: Format,
 ) -> Result<Vec<PathBuf>, String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
-    let name = field_name(p);
+    let name = p.fields[s.field_id].name.as_str();
     let csv = dir.join(format!("{name}.csv"));
     write_csv(p, s, &csv).map_err(|e| format!("cannot write {}: {e}", csv.display()))?;
     let mut files = vec![csv];
@@ -241,7 +234,7 @@ fn write_outputs(
 fn write_csv(p: &Problem, s: &Solved, path: &Path) -> std::io::Result<()> {
     let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
     let mut header: Vec<&str> = s.args.iter().map(|&c| p.coords[c].name.as_str()).collect();
-    header.push(field_name(p));
+    header.push(&p.fields[s.field_id].name);
     writeln!(w, "{}", header.join(","))?;
     for (k, v) in s.field.values.iter().enumerate() {
         for x in s.field.node(&s.field.index(k)) {

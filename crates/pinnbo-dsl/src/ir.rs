@@ -235,6 +235,18 @@ pub struct BoundaryCondition {
     pub span: Span,
 }
 
+impl BoundaryCondition {
+    /// The condition as an equation `lhs = rhs` (its residual is `lhs - rhs`), so that it can be
+    /// read or enforced like a pde on its face.
+    pub fn as_pde(&self) -> Pde {
+        Pde {
+            lhs: self.lhs.clone(),
+            rhs: self.rhs.clone(),
+            span: self.span,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct FdmOracle {
     /// The field the finite-difference solver computes.

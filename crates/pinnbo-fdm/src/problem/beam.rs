@@ -101,7 +101,7 @@ fn condition(
              the pde's EI) or `d(EI(x)*dxx({name}), x) = V` (the shear)"
         ))
     };
-    let lin = cx.condition(&bc.lhs, &bc.rhs).ok_or_else(refuse)?;
+    let lin = cx.condition(bc).ok_or_else(refuse)?;
     let [piece] = lin.pieces.as_slice() else {
         return Err(refuse().into());
     };

@@ -27,9 +27,10 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         .position(|&o| o == 1)
         .expect("one first-order variable")];
     let space: Vec<CoordId> = cx.args.iter().copied().filter(|&c| c != time).collect();
-    let alpha = diffusivity(cx, time)?;
-    // u_t - alpha lap u + free / a_t = 0, and the reader divided by a_t already.
-    let source = balance(&cx.linear.free, &Expr::Const(time_scale(cx, time)?));
+    let a_t = time_scale(cx, time)?;
+    let alpha = diffusivity(cx, time, a_t)?;
+    // a_t u_t + c lap u + free = 0  =>  u_t = alpha lap u - free / a_t.
+    let source = balance(&cx.linear.free, &Expr::Const(a_t));
     let source = Known::new(p, &source, "the source", cx.pde.span, &cx.blame)?;
 
     let default = if space.len() == 1 {
@@ -133,8 +134,7 @@ fn time_scale(cx: &Context, time: CoordId) -> Result<f64, Failure> {
 }
 
 /// alpha, the same along every spatial axis.
-fn diffusivity(cx: &Context, time: CoordId) -> Result<f64, Failure> {
-    let a_t = time_scale(cx, time)?;
+fn diffusivity(cx: &Context, time: CoordId, a_t: f64) -> Result<f64, Failure> {
     let mut per_axis: Vec<(CoordId, f64)> = Vec::new();
     for piece in &cx.linear.pieces {
         if piece.outer.is_empty() && piece.inner == [time] {
@@ -194,7 +194,7 @@ fn dirichlet_value(cx: &Context, bc: &BoundaryCondition) -> Result<Expr, Failure
         .with_label("not a value of the field")
         .with_help("normal-derivative (Neumann) data is supported by the steady solver only")
     };
-    let lin = cx.condition(&bc.lhs, &bc.rhs).ok_or_else(refuse)?;
+    let lin = cx.condition(bc).ok_or_else(refuse)?;
     match lin.pieces.as_slice() {
         [piece] if piece.outer.is_empty() && piece.inner.is_empty() => Ok(balance(
             &lin.free,

@@ -26,7 +26,7 @@ use crate::grid::{Field, Interpolation};
 use crate::FdmError;
 use forms::{linearize, Linear, NotLinear};
 use known::Blame;
-use pinnbo_dsl::ir::{CoordId, FdmOracle, Oracle, Pde, Problem};
+use pinnbo_dsl::ir::{BoundaryCondition, CoordId, FdmOracle, FieldId, Oracle, Pde, Problem};
 use pinnbo_dsl::Diagnostic;
 use std::time::{Duration, Instant};
 
@@ -56,6 +56,8 @@ pub enum Model {
 #[derive(Clone, Debug)]
 pub struct Solved {
     pub model: Model,
+    /// Which of the problem's fields this is.
+    pub field_id: FieldId,
     /// The field on its grid; axis `i` is the problem coordinate `args[i]`.
     pub field: Field,
     /// The problem coordinates the field depends on, in the field's own order.
@@ -82,10 +84,8 @@ pub(crate) struct Context<'p> {
 
 impl Context<'_> {
     /// The boundary condition's `lhs - rhs`, linearized in the field.
-    fn condition(&self, lhs: &pinnbo_dsl::ir::Expr, rhs: &pinnbo_dsl::ir::Expr) -> Option<Linear> {
-        let residual =
-            pinnbo_dsl::ir::Expr::binary(pinnbo_dsl::ir::BinaryOp::Sub, lhs.clone(), rhs.clone());
-        linearize(&residual, self.oracle.field).ok()
+    fn condition(&self, bc: &BoundaryCondition) -> Option<Linear> {
+        linearize(&bc.as_pde().residual(), self.oracle.field).ok()
     }
 
     fn field_name(&self) -> &str {
@@ -201,6 +201,7 @@ pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
     solved.field.interpolation = cx.interpolation();
     Ok(Solved {
         model,
+        field_id: field,
         field: solved.field,
         time: solved.time,
         args: solved.args,

@@ -25,10 +25,7 @@ pub struct FieldOracle {
 
 impl FieldOracle {
     pub fn new(problem: &Problem, solved: Solved) -> Result<FieldOracle, SetupError> {
-        let field = match &problem.oracle {
-            pinnbo_dsl::ir::Oracle::Fdm(o) => o.field,
-            _ => unreachable!("a solved field comes from an fdm oracle"),
-        };
+        let field = solved.field_id;
         let dim = problem.dim();
         // The field's value enters as one extra input after the design coordinates.
         let compile = |e: &Expr, span| {

@@ -119,7 +119,7 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
     for j in 0..y.n {
         for i in 0..x.n {
             let (u, v) = (x.x(i), y.x(j));
-            let mut given = Vec::new();
+            let (mut sum, mut count) = (0.0, 0);
             for (e, on, along) in [
                 (0, i == 0, v),
                 (1, i + 1 == x.n, v),
@@ -127,14 +127,15 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
                 (3, j + 1 == y.n, u),
             ] {
                 if on && !edges[e].1 {
-                    given.push(raw[e](along));
+                    sum += raw[e](along);
+                    count += 1;
                 }
             }
             let k = j * x.n + i;
-            values[k] = if given.is_empty() {
+            values[k] = if count == 0 {
                 values[k] + jumps.at(u, v)
             } else {
-                given.iter().sum::<f64>() / given.len() as f64
+                sum / count as f64
             };
         }
     }
@@ -263,7 +264,7 @@ fn edge<'c>(cx: &'c Context, normal: CoordId, side: Side) -> Result<(Known<'c>, 
         )
         .with_label("neither a value nor a normal derivative")
     };
-    let lin = cx.condition(&bc.lhs, &bc.rhs).ok_or_else(refuse)?;
+    let lin = cx.condition(bc).ok_or_else(refuse)?;
     let [piece] = lin.pieces.as_slice() else {
         return Err(refuse().into());
     };
