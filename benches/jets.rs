@@ -5,33 +5,20 @@
 //! Width 64 and 128, depth 3, N = 1000 points, f32 and f64: (a) the plain network, with as many
 //! inputs as the residual it is compared with; (b) the beam residual (order 4);
 //! (c) the 2-D Laplacian; (d) the Styblinski–Tang pde in d = 10 (first order in every input).
+//! The nested reverse-mode baseline is `benches/nested.rs`.
 
-use candle_core::{DType, Device, Tensor};
+use candle_core::DType;
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
-use pinnbo_ad::sampling::{in_box, Sampling};
-use pinnbo_ad::{Mlp, MlpConfig, Residual};
-use pinnbo_dsl::{compile, Problem, Source};
+use pinnbo_ad::Residual;
 
-const N: usize = 1000;
+#[path = "common/jets_setup.rs"]
+mod setup;
+use setup::{cases, setup};
 
-fn problem(text: &str) -> Problem {
-    compile(&Source::new("bench.pde", text))
-        .expect("valid")
-        .problem
-}
-
-fn cases() -> Vec<(&'static str, Problem)> {
-    let st = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../problems/styblinski-tang-10.pde"
-    ))
-    .expect("shipped problem");
-    vec![
-        ("beam", problem("var x in [0, 1]\nfield w(x)\npde dxx((1 + x^2)*dxx(w)) = exp(x)\nminimize w\noracle command \"./m {x}\"")),
-        ("laplace-2d", problem("var x in [0, 1], y in [0, 1]\nfield u(x, y)\npde laplacian(u) = 0\nmaximize u\noracle command \"./m {x} {y}\"")),
-        ("styblinski-tang-10", problem(&st)),
-    ]
-}
+/// The allocator the `pinnbo` binary uses (see ARCHITECTURE.md): jets allocate many
+/// short-lived buffers larger than glibc's mmap threshold.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn jets(c: &mut Criterion) {
     let mut group = c.benchmark_group("jets");
@@ -40,21 +27,7 @@ fn jets(c: &mut Criterion) {
         for width in [64, 128] {
             for (name, p) in cases() {
                 let d = p.fields[0].args.len();
-                let config = MlpConfig {
-                    dtype,
-                    ..MlpConfig::new(d, width, 3)
-                };
-                let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
-                let bounds: Vec<(f64, f64)> = p.fields[0]
-                    .args
-                    .iter()
-                    .map(|&c| (p.coords[c].lo, p.coords[c].hi))
-                    .collect();
-                let points =
-                    Tensor::from_vec(in_box(&bounds, N, Sampling::Sobol, 1), (N, d), &Device::Cpu)
-                        .unwrap()
-                        .to_dtype(dtype)
-                        .unwrap();
+                let (net, points) = setup(&p, dtype, width);
                 let residual = Residual::new(&p, &p.pdes[0], 0).unwrap();
                 let tag = format!("{dtype:?}/w{width}");
                 group.bench_with_input(

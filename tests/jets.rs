@@ -240,3 +240,99 @@ fn parameter_gradients_of_a_residual_loss_match_differences() {
         }
     }
 }
+
+/// The fused CPU kernel for `Jet::map_shifted` against the ordinary-op rule: values and the
+/// gradient of a random linear functional of the output with respect to the input jet and the
+/// bias, for several index sets, functions and both float types.
+#[test]
+fn fused_composition_matches_the_ordinary_op_rule() {
+    use candle_core::Var;
+    use pinnbo_ad::scalar::ScalarFn;
+    use pinnbo_ad::Jet;
+    let sets = [
+        all_up_to(1, 4),
+        vec![vec![0, 0, 1], vec![1, 1, 1], vec![0, 1]],
+        all_up_to(5, 2),
+    ];
+    let functions = [
+        ScalarFn::Tanh,
+        ScalarFn::Sin,
+        ScalarFn::Softplus,
+        ScalarFn::Relu,
+        ScalarFn::Exp,
+        ScalarFn::Log,
+        ScalarFn::Powc(3.0),
+        ScalarFn::Powc(-1.5),
+    ];
+    let mut state = 7u64;
+    let mut uniform = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 11) as f64 / (1u64 << 53) as f64
+    };
+    for wanted in &sets {
+        let set = Arc::new(IndexSet::closure(wanted));
+        let (k, n, w) = (set.len(), 37, 3);
+        // Positive values keep log and fractional powers finite.
+        let data: Vec<f64> = (0..k * n * w)
+            .map(|i| {
+                if i < n * w {
+                    0.2 + 1.5 * uniform()
+                } else {
+                    2.0 * uniform() - 1.0
+                }
+            })
+            .collect();
+        let weights: Vec<f64> = (0..k * n * w).map(|_| uniform() - 0.5).collect();
+        for dtype in [DType::F64, DType::F32] {
+            let tolerance = if dtype == DType::F64 { 1e-11 } else { 2e-4 };
+            let tensor = |v: &[f64]| {
+                Tensor::from_slice(v, (k, n, w), &Device::Cpu)
+                    .unwrap()
+                    .to_dtype(dtype)
+                    .unwrap()
+            };
+            let weights = tensor(&weights);
+            for g in functions {
+                let run = |fused: bool| {
+                    let input = Var::from_tensor(&tensor(&data)).unwrap();
+                    let bias = Tensor::from_slice(&data[..w], w, &Device::Cpu).unwrap();
+                    let bias = Var::from_tensor(&bias.to_dtype(dtype).unwrap()).unwrap();
+                    let jet = Jet::new(set.clone(), input.as_tensor().clone()).unwrap();
+                    let out = if fused {
+                        jet.map_shifted(g, Some(bias.as_tensor()))
+                    } else {
+                        jet.shift_value(bias.as_tensor()).unwrap().map_unfused(g)
+                    }
+                    .unwrap();
+                    let loss = (out.data() * &weights).unwrap().sum_all().unwrap();
+                    let grads = loss.backward().unwrap();
+                    let flat = |t: &Tensor| -> Vec<f64> {
+                        t.to_dtype(DType::F64)
+                            .unwrap()
+                            .flatten_all()
+                            .unwrap()
+                            .to_vec1()
+                            .unwrap()
+                    };
+                    let mut gradient = flat(grads.get(input.as_tensor()).unwrap());
+                    gradient.extend(flat(grads.get(bias.as_tensor()).unwrap()));
+                    (flat(out.data()), gradient)
+                };
+                let (fused, reference) = (run(true), run(false));
+                for (what, a, b) in [
+                    ("value", &fused.0, &reference.0),
+                    ("gradient", &fused.1, &reference.1),
+                ] {
+                    for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                        assert!(
+                            (x - y).abs() <= tolerance * y.abs().max(1.0),
+                            "{g:?} {dtype:?} {what} {i} over {wanted:?}: fused {x}, ops {y}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -131,8 +131,14 @@ impl Jet {
         Jet::new(self.set.clone(), sum_into(&terms, &rows, k)?)
     }
 
-    /// `g` applied element-wise, by Faà di Bruno's formula.
+    /// `g` applied element-wise, by Faà di Bruno's formula: one fused kernel on the CPU
+    /// (see `fused.rs`), ordinary candle ops elsewhere.
     pub fn map(&self, g: ScalarFn) -> Result<Jet> {
+        self.map_shifted(g, None)
+    }
+
+    /// [`Jet::map`] by ordinary candle ops only (the reference for the fused kernel).
+    pub fn map_unfused(&self, g: ScalarFn) -> Result<Jet> {
         let dg = derivatives(g, &self.data.get(0)?, self.set.order())?;
         self.compose(&dg)
     }
@@ -187,14 +193,34 @@ impl Jet {
         let flat = self.data.reshape((k * n, w_in))?;
         let out = flat.matmul(&weight.t()?)?;
         let w_out = out.dim(D::Minus1)?;
-        let mut data = out.reshape((k, n, w_out))?;
-        if let Some(b) = bias {
-            let mut mask = vec![0.0; k];
-            mask[0] = 1.0;
-            let mask = Tensor::from_vec(mask, (k, 1, 1), self.device())?.to_dtype(self.dtype())?;
-            data = data.broadcast_add(&mask.broadcast_mul(&b.reshape((1, 1, w_out))?)?)?;
+        let linear = Jet::new(self.set.clone(), out.reshape((k, n, w_out))?)?;
+        match bias {
+            Some(b) => linear.shift_value(b),
+            None => Ok(linear),
         }
-        Jet::new(self.set.clone(), data)
+    }
+
+    /// Adds `bias` (`[W]`) to the value rows only.
+    pub fn shift_value(&self, bias: &Tensor) -> Result<Jet> {
+        let (k, _, w) = self.data.dims3()?;
+        let mut mask = vec![0.0; k];
+        mask[0] = 1.0;
+        let mask = Tensor::from_vec(mask, (k, 1, 1), self.device())?.to_dtype(self.dtype())?;
+        let shift = mask.broadcast_mul(&bias.reshape((1, 1, w))?)?;
+        Jet::new(self.set.clone(), self.data.broadcast_add(&shift)?)
+    }
+
+    /// `g` applied to this jet with `bias` (`[W]`) first added to the value; on the CPU the
+    /// bias is folded into the fused kernel (no broadcast pass over the jet).
+    pub fn map_shifted(&self, g: ScalarFn, bias: Option<&Tensor>) -> Result<Jet> {
+        if crate::fused::applies(&self.set, &self.data) {
+            let data = crate::fused::compose_fused(&self.set, g, &self.data, bias)?;
+            return Jet::new(self.set.clone(), data);
+        }
+        match bias {
+            Some(b) => self.shift_value(b)?.map_unfused(g),
+            None => self.map_unfused(g),
+        }
     }
 
     /// The same function's jet over a smaller closed set (a subset of this one's).

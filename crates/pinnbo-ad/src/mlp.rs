@@ -243,10 +243,15 @@ impl Mlp {
                 scale: first.scale,
             });
         }
+        // Each layer's bias is added where its output is next used: inside the fused
+        // activation kernel, or at the end for the output layer. (The first layer's bias is
+        // already in the value.) A probe on the bias-free part sees the same gradient.
+        let mut pending_bias: Option<&Tensor> = None;
         for layer in &self.layers[1..] {
-            jet = jet.map(self.config.activation.scalar())?;
+            jet = jet.map_shifted(self.config.activation.scalar(), pending_bias)?;
             let input = jet.data().detach();
-            jet = jet.affine(&self.scaled_weight(layer)?, Some(layer.bias.as_tensor()))?;
+            jet = jet.affine(&self.scaled_weight(layer)?, None)?;
+            pending_bias = Some(layer.bias.as_tensor());
             if trace {
                 let (probed, probe) = with_probe(&jet)?;
                 jet = probed;
@@ -256,6 +261,9 @@ impl Mlp {
                     scale: layer.scale,
                 });
             }
+        }
+        if let Some(b) = pending_bias {
+            jet = jet.shift_value(b)?;
         }
         let out = if self.output_scale == 1.0 {
             jet

@@ -124,6 +124,164 @@ pub fn derivatives(g: ScalarFn, x: &Tensor, order: usize) -> Result<Vec<Tensor>>
     Ok(out)
 }
 
+/// `g, g', .., g^(order)` at one point in f64: what the fused CPU kernel (`crate::fused`)
+/// evaluates per element. Polynomials for tanh and softplus are built once.
+#[derive(Clone, Debug)]
+pub struct PointDerivatives {
+    g: ScalarFn,
+    order: usize,
+    /// tanh: P_k(t); softplus: Q_k(s) for k >= 1 (index k).
+    polys: Vec<Vec<f64>>,
+}
+
+impl PointDerivatives {
+    pub fn new(g: ScalarFn, order: usize) -> PointDerivatives {
+        let mut polys = vec![vec![0.0, 1.0]];
+        let factor = match g {
+            ScalarFn::Tanh => Some([1.0, 0.0, -1.0]),
+            ScalarFn::Softplus => Some([0.0, 1.0, -1.0]),
+            _ => None,
+        };
+        if let Some(factor) = factor {
+            for _ in 0..order {
+                let next = times(&derive(polys.last().expect("non-empty")), &factor);
+                polys.push(next);
+            }
+            if g == ScalarFn::Softplus {
+                // Q_1 = s is the first derivative: shift so that index k is g^(k).
+                polys.insert(0, Vec::new());
+            }
+        }
+        PointDerivatives { g, order, polys }
+    }
+
+    pub fn order(&self) -> usize {
+        self.order
+    }
+
+    /// The derivatives at each of `xs`: `g^(k)(xs[e])` goes to `out[k * stride + e]`.
+    /// Polynomial families are evaluated point-parallel (the loops vectorize).
+    pub fn eval_many(&self, xs: &[f64], out: &mut [f64], stride: usize) {
+        let n = xs.len();
+        let (base, first) = match self.g {
+            ScalarFn::Tanh => (0, 0),
+            ScalarFn::Softplus => (1, 1),
+            _ => {
+                let mut point = vec![0.0; self.order + 1];
+                for (e, &x) in xs.iter().enumerate() {
+                    self.eval(x, &mut point);
+                    for (k, v) in point.iter().enumerate() {
+                        out[k * stride + e] = *v;
+                    }
+                }
+                return;
+            }
+        };
+        // The polynomials' variable (tanh or the sigmoid), kept in row `base`'s slot until
+        // the rows are filled from the highest order down.
+        let mut t = vec![0.0; n];
+        for (v, &x) in t.iter_mut().zip(xs) {
+            *v = if base == 0 {
+                x.tanh()
+            } else {
+                1.0 / (1.0 + (-x).exp())
+            };
+        }
+        for k in (first..=self.order).rev() {
+            let row = &mut out[k * stride..k * stride + n];
+            let p = &self.polys[k];
+            row.fill(*p.last().unwrap_or(&0.0));
+            for &c in p.iter().rev().skip(1) {
+                for (r, v) in row.iter_mut().zip(&t) {
+                    *r = *r * v + c;
+                }
+            }
+        }
+        if base == 1 {
+            for (r, &x) in out[..n].iter_mut().zip(xs) {
+                *r = softplus(x);
+            }
+        }
+    }
+
+    /// Fills `out[0..=order]` with the derivatives at `x`.
+    pub fn eval(&self, x: f64, out: &mut [f64]) {
+        let out = &mut out[..=self.order];
+        match self.g {
+            ScalarFn::Tanh => {
+                let t = x.tanh();
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = horner(&self.polys[k], t);
+                }
+            }
+            ScalarFn::Softplus => {
+                out[0] = softplus(x);
+                let s = 1.0 / (1.0 + (-x).exp());
+                for (k, o) in out.iter_mut().enumerate().skip(1) {
+                    *o = horner(&self.polys[k], s);
+                }
+            }
+            ScalarFn::Sin | ScalarFn::Cos => {
+                let (s, c) = x.sin_cos();
+                let cycle = [s, c, -s, -c];
+                let start = usize::from(self.g == ScalarFn::Cos);
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = cycle[(start + k) % 4];
+                }
+            }
+            ScalarFn::Exp => out.fill(x.exp()),
+            ScalarFn::Sinh | ScalarFn::Cosh => {
+                let (s, c) = (x.sinh(), x.cosh());
+                let start = usize::from(self.g == ScalarFn::Cosh);
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = if (start + k) % 2 == 0 { s } else { c };
+                }
+            }
+            ScalarFn::Relu | ScalarFn::Abs => {
+                let (value, slope) = match self.g {
+                    ScalarFn::Relu => (x.max(0.0), if x > 0.0 { 1.0 } else { 0.0 }),
+                    _ => (x.abs(), if x == 0.0 { 0.0 } else { x.signum() }),
+                };
+                out.fill(0.0);
+                out[0] = value;
+                if let Some(o) = out.get_mut(1) {
+                    *o = slope;
+                }
+            }
+            ScalarFn::Log => {
+                out[0] = x.ln();
+                let (inv, mut factor) = (1.0 / x, 1.0);
+                let mut power = inv;
+                for (k, o) in out.iter_mut().enumerate().skip(1) {
+                    *o = factor * power;
+                    power *= inv;
+                    factor *= -(k as f64);
+                }
+            }
+            ScalarFn::Powc(c) => {
+                let mut falling = 1.0;
+                for (k, o) in out.iter_mut().enumerate() {
+                    *o = if falling == 0.0 {
+                        0.0
+                    } else {
+                        falling * x.powf(c - k as f64)
+                    };
+                    falling *= c - k as f64;
+                }
+            }
+        }
+    }
+}
+
+/// log(1 + e^x) without overflow for large x.
+fn softplus(x: f64) -> f64 {
+    x.max(0.0) + (-x.abs()).exp().ln_1p()
+}
+
+fn horner(p: &[f64], t: f64) -> f64 {
+    p.iter().rev().fold(0.0, |acc, c| acc * t + c)
+}
+
 /// `x^c`, by repeated multiplication for small integer c (exact, and defined for x < 0).
 fn power(x: &Tensor, c: f64) -> Result<Tensor> {
     if c.fract() == 0.0 && c.abs() <= 8.0 {
@@ -174,6 +332,50 @@ fn polynomial(t: &Tensor, p: &[f64]) -> Result<Tensor> {
 mod tests {
     use super::*;
     use candle_core::Device;
+
+    /// The per-point evaluator (fused kernel) equals the tensor one, for every function.
+    #[test]
+    fn point_derivatives_match_tensor_derivatives() {
+        let points = [-1.3, -0.4, 0.2, 0.9, 1.7, 25.0];
+        for g in [
+            ScalarFn::Tanh,
+            ScalarFn::Sin,
+            ScalarFn::Cos,
+            ScalarFn::Exp,
+            ScalarFn::Softplus,
+            ScalarFn::Relu,
+            ScalarFn::Abs,
+            ScalarFn::Log,
+            ScalarFn::Sinh,
+            ScalarFn::Cosh,
+            ScalarFn::Powc(3.0),
+            ScalarFn::Powc(-2.0),
+            ScalarFn::Powc(0.5),
+        ] {
+            let x = Tensor::new(&points[..], &Device::Cpu).unwrap();
+            let tensors = derivatives(g, &x, 5).unwrap();
+            let at = PointDerivatives::new(g, 5);
+            let mut many = vec![0.0; 6 * points.len()];
+            at.eval_many(&points, &mut many, points.len());
+            let mut out = [0.0; 6];
+            for (i, &p) in points.iter().enumerate() {
+                at.eval(p, &mut out);
+                for k in 0..=5 {
+                    assert_eq!(
+                        out[k].to_bits(),
+                        many[k * points.len() + i].to_bits(),
+                        "{g:?}"
+                    );
+                }
+                for k in 0..=5 {
+                    let want = tensors[k].to_vec1::<f64>().unwrap()[i];
+                    let ok = (want.is_nan() && out[k].is_nan())
+                        || (want - out[k]).abs() <= 1e-12 * want.abs().max(1.0);
+                    assert!(ok, "{g:?} order {k} at {p}: {} vs {want}", out[k]);
+                }
+            }
+        }
+    }
 
     /// Each listed derivative against central differences of the one below it.
     #[test]

@@ -1,3 +1,8 @@
+/// Jets and sparse factorizations allocate many short-lived buffers above glibc's mmap
+/// threshold; mimalloc reuses them (a beam residual step 87 -> 57 ms, see ARCHITECTURE.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> std::process::ExitCode {
     pinnbo_cli::run(std::env::args_os())
 }
