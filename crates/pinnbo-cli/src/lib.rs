@@ -2,13 +2,16 @@
 //! library crates; this crate only connects them to files and terminals.
 //!
 //! Exit codes: 0 success; 1 a file is invalid or a command failed on its input;
-//! 2 the command line itself is wrong (clap's usage errors, a malformed flag value).
+//! 2 the command line itself is wrong (clap's usage errors, a malformed flag value, an unknown
+//! or unavailable method); 3 `solve` stopped early (too many failed evaluations, a method
+//! error), with everything computed so far journaled and summarized.
 
 mod check_cmd;
 mod eval_cmd;
 mod fdm_cmd;
 pub mod formats;
 pub mod plot;
+mod solve_cmd;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -61,6 +64,32 @@ pub enum Command {
         #[arg(long, value_enum, default_value = "png")]
         format: fdm_cmd::Format,
         /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Optimize a problem: journaled, resumable; writes summary.json, history.csv and a plot.
+    Solve {
+        file: PathBuf,
+        /// gp-ei, gp-ucb, gp-ts or random (default: the file's `method`, else gp-ei).
+        #[arg(long)]
+        method: Option<String>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Total evaluations, the initial design included.
+        #[arg(long)]
+        budget: Option<usize>,
+        /// Output folder (default ./<problem>-<method>-seed<seed>).
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Continue the run journaled in this folder.
+        #[arg(long, conflicts_with = "out")]
+        resume: Option<PathBuf>,
+        /// Let an `oracle command` run its program.
+        #[arg(long)]
+        allow_exec: bool,
+        #[arg(long, short, conflicts_with = "json")]
+        quiet: bool,
+        /// Print the summary as JSON (no progress bar).
         #[arg(long)]
         json: bool,
     },
@@ -122,5 +151,29 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
             format,
             json,
         } => fdm_cmd::run(&file, &fdm_cmd::Options { out, format, json }, style),
+        Command::Solve {
+            file,
+            method,
+            seed,
+            budget,
+            out,
+            resume,
+            allow_exec,
+            quiet,
+            json,
+        } => solve_cmd::run(
+            &file,
+            &solve_cmd::Options {
+                method,
+                seed,
+                budget,
+                out,
+                resume,
+                allow_exec,
+                quiet,
+                json,
+            },
+            style,
+        ),
     }
 }

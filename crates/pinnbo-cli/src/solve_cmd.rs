@@ -1,0 +1,281 @@
+//! `pinnbo solve`: run an optimization on a problem file, journaled and resumable, with a
+//! progress bar and a final report; writes summary.json, history.csv and a convergence plot.
+
+use crate::plot::{self, Line, Scale};
+use indicatif::{ProgressBar, ProgressStyle};
+use pinnbo_core::journal::Header;
+use pinnbo_core::oracle::{self, NoiseModel};
+use pinnbo_core::run::{Run, RunConfig, RunError};
+use pinnbo_core::{methods, outputs, Summary};
+use pinnbo_dsl::{Problem, Style};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Exit code when the run stopped early (too many failed evaluations, a method error); what
+/// was computed is journaled and summarized.
+pub const STOPPED: u8 = 3;
+
+pub struct Options {
+    pub method: Option<String>,
+    pub seed: Option<u64>,
+    pub budget: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub resume: Option<PathBuf>,
+    pub allow_exec: bool,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
+    let Some(checked) = crate::load_or_report(file, style) else {
+        return ExitCode::from(1);
+    };
+    let problem = checked.problem;
+    let (config, dir) = match configure(&problem, options) {
+        Ok(c) => c,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(1);
+        }
+    };
+    let strategy = match methods::strategy(&problem, &config.method) {
+        Ok(s) => s,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return ExitCode::from(2);
+        }
+    };
+    let mut oracle = match oracle::from_problem(&problem, options.allow_exec) {
+        Ok(o) => o,
+        Err(e) => {
+            report_setup(&problem, e, style);
+            return ExitCode::from(1);
+        }
+    };
+    let cheap = !matches!(problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
+    let noise = match NoiseModel::from_problem(&problem, oracle.as_mut(), cheap) {
+        Ok(n) => n,
+        Err(e) => {
+            report_setup(&problem, e, style);
+            return ExitCode::from(1);
+        }
+    };
+    let started = if options.resume.is_some() {
+        Run::resume(problem, oracle, noise, strategy, config, &dir)
+    } else {
+        Run::start(problem, oracle, noise, strategy, config, &dir)
+    };
+    let mut run = match started {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let outcome = drive(&mut run, options.quiet || options.json);
+    let summary = run.summary();
+    if let Err(e) = write_outputs(&run, &summary) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    if options.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&summary).expect("plain data")
+        );
+    } else if !options.quiet {
+        print_report(&run, &summary);
+    }
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            eprintln!(
+                "note: {} evaluations are journaled in {}; continue with --resume {}",
+                run.records().len(),
+                run.dir().display(),
+                run.dir().display()
+            );
+            ExitCode::from(STOPPED)
+        }
+    }
+}
+
+fn report_setup(problem: &Problem, e: oracle::SetupError, style: Style) {
+    match e {
+        oracle::SetupError::Located(d) => {
+            eprint!(
+                "{}",
+                pinnbo_dsl::render(&problem.source, std::slice::from_ref(&*d), style)
+            );
+            eprintln!("error: {}", d.message);
+        }
+        oracle::SetupError::Plain(msg) => eprintln!("error: {msg}"),
+    }
+}
+
+/// The run's settings: the file's, then the flags; when resuming, the journal's header fills
+/// what the flags leave out.
+fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), String> {
+    let mut config = RunConfig::from_problem(problem);
+    if let Some(dir) = &o.resume {
+        let header = read_header(&dir.join("journal.jsonl"))?;
+        config.method = header.method;
+        config.seed = header.seed;
+        config.budget = header.budget;
+        config.init = header.init;
+    }
+    if let Some(m) = &o.method {
+        config.method = m.clone();
+    }
+    if let Some(s) = o.seed {
+        config.seed = s;
+    }
+    if let Some(b) = o.budget {
+        if b == 0 {
+            return Err("--budget must be at least 1".into());
+        }
+        config.budget = b;
+        config.init = config.init.min(b);
+    }
+    let dir = match (&o.resume, &o.out) {
+        (Some(dir), _) => dir.clone(),
+        (None, Some(dir)) => dir.clone(),
+        (None, None) => PathBuf::from(format!(
+            "{}-{}-seed{}",
+            problem.name, config.method, config.seed
+        )),
+    };
+    if o.resume.is_none() && dir.join("journal.jsonl").exists() {
+        return Err(format!(
+            "{} already holds a run; continue it with --resume {}, or choose another --out",
+            dir.display(),
+            dir.display()
+        ));
+    }
+    Ok((config, dir))
+}
+
+fn read_header(path: &Path) -> Result<Header, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let first = text.lines().next().unwrap_or("");
+    serde_json::from_str(first)
+        .map_err(|e| format!("{}: not a pinnbo journal ({e})", path.display()))
+}
+
+/// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal).
+fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
+    let budget = run.config().budget as u64;
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(budget)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} eval  best {msg}  ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    bar.set_position(run.records().len() as u64);
+    let names: Vec<String> = run
+        .problem()
+        .coords
+        .iter()
+        .map(|c| c.name.clone())
+        .collect();
+    while let Some(record) = run.step()?.cloned() {
+        if let Some(f) = &record.failure {
+            let at: Vec<String> = names
+                .iter()
+                .zip(&record.x)
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
+            bar.println(format!(
+                "warning: evaluation {} failed at {}: {f}",
+                record.index + 1,
+                at.join(", ")
+            ));
+        }
+        let best = run.summary().best.map_or("none feasible".to_string(), |b| {
+            format!("{:.6}", b.objective)
+        });
+        bar.set_message(best);
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(())
+}
+
+fn write_outputs(run: &Run, summary: &Summary) -> Result<(), String> {
+    let dir = run.dir();
+    outputs::write(dir, run.problem(), summary, run.records())
+        .map_err(|e| format!("{}: {e}", dir.display()))?;
+    let best = outputs::best_so_far(run.problem(), run.records());
+    let points: Vec<(f64, f64)> = best
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.map(|v| ((i + 1) as f64, v)))
+        .collect();
+    if points.is_empty() {
+        return Ok(());
+    }
+    let title = format!(
+        "{}: {} (seed {})",
+        run.problem().name,
+        run.config().method,
+        run.config().seed
+    );
+    plot::line(
+        &dir.join("convergence.png"),
+        &Line {
+            title: &title,
+            x: Scale {
+                label: "evaluation",
+                lo: 1.0,
+                hi: run.config().budget.max(2) as f64,
+            },
+            y_label: "best feasible objective so far",
+            points: &points,
+            marks: &[],
+        },
+    )
+    .map_err(|e| e.to_string())
+}
+
+fn print_report(run: &Run, s: &Summary) {
+    let p = run.problem();
+    println!("problem    {} ({} variables)", p.name, p.dim());
+    println!("method     {} (seed {})", s.method, s.seed);
+    println!("evaluations {} ({} failed)", s.evaluations, s.failures);
+    match &s.best {
+        Some(b) => {
+            let point: Vec<String> = p
+                .coords
+                .iter()
+                .zip(&b.x)
+                .map(|(c, v)| format!("{} = {v:.6}", c.name))
+                .collect();
+            match b.clean_objective {
+                Some(clean) => println!(
+                    "best       {clean} at evaluation {} (observed with noise: {})",
+                    b.index + 1,
+                    b.objective
+                ),
+                None => println!("best       {} at evaluation {}", b.objective, b.index + 1),
+            }
+            println!("at         {}", point.join(", "));
+            if let Some(opt) = p.optimum {
+                let value = b.clean_objective.unwrap_or(b.objective);
+                let regret = oracle::minimized(p, value) - oracle::minimized(p, opt);
+                println!("known optimum {opt} (regret {regret:.3e})");
+            }
+        }
+        None => println!("best       no feasible evaluation"),
+    }
+    println!(
+        "time       {:.2} s proposing, {:.2} s evaluating",
+        s.propose_seconds, s.evaluate_seconds
+    );
+    println!("output     {}", run.dir().display());
+}

@@ -1,0 +1,173 @@
+//! GP-EI, GP-UCB and GP-TS: the Gaussian-process baselines (ALGORITHMS.md §6).
+//!
+//! With constraints, GP-EI is constrained EI: one GP per constraint, EI times the probability
+//! that every constraint holds, the incumbent the best feasible observation; before any
+//! feasible observation it maximizes that probability alone. UCB and TS rank points whose
+//! feasibility probability is below one half after all others.
+
+use crate::acquisition::{expected_improvement, maximize, probability_nonpositive, Search};
+use crate::gp::{GpModel, Kernel};
+use crate::space::Space;
+use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use faer::Mat;
+use pinnbo_ad::sampling::{in_box, Sampling};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
+use serde_json::json;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GpAcquisition {
+    ExpectedImprovement,
+    /// Lower confidence bound (the minimization form of UCB).
+    ConfidenceBound,
+    ThompsonSampling,
+}
+
+/// Thompson samples are drawn jointly on this many candidates (a dense Cholesky of that size).
+const TS_CANDIDATES: usize = 1024;
+
+pub struct GpBo {
+    pub acquisition: GpAcquisition,
+    pub kernel: Kernel,
+    pub restarts: usize,
+    pub search: Search,
+    /// UCB's β; by default β_t = 0.2 · 2 log(d t² π² / 0.6) (Srinivas et al. with δ = 0.1,
+    /// scaled down as is usual in practice).
+    pub beta: Option<f64>,
+}
+
+impl GpBo {
+    pub fn new(acquisition: GpAcquisition) -> GpBo {
+        GpBo {
+            acquisition,
+            kernel: Kernel::Matern52,
+            restarts: 3,
+            search: Search::default(),
+            beta: None,
+        }
+    }
+}
+
+fn failed(e: impl std::fmt::Display) -> StrategyError {
+    StrategyError(format!("Gaussian process: {e}"))
+}
+
+impl Strategy for GpBo {
+    fn name(&self) -> &'static str {
+        match self.acquisition {
+            GpAcquisition::ExpectedImprovement => "gp-ei",
+            GpAcquisition::ConfidenceBound => "gp-ucb",
+            GpAcquisition::ThompsonSampling => "gp-ts",
+        }
+    }
+
+    fn propose(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError> {
+        let d = space.dim();
+        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
+        let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let objective = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).map_err(failed)?;
+        let k = history.first().map_or(0, |o| o.constraints.len());
+        let constraints = (0..k)
+            .map(|c| {
+                let v: Vec<f64> = history.iter().map(|o| o.constraints[c]).collect();
+                GpModel::fit(self.kernel, &x, &v, self.restarts, rng).map_err(failed)
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let feasibility = |u: &[f64]| -> f64 {
+            constraints
+                .iter()
+                .map(|g| {
+                    let (m, s) = g.predict(u);
+                    probability_nonpositive(m, s)
+                })
+                .product()
+        };
+        // Incumbent: the best posterior mean among feasible observations (robust to noise).
+        let incumbent = history
+            .iter()
+            .filter(|o| o.constraints.iter().all(|c| *c <= 0.0))
+            .map(|o| objective.predict(&o.unit).0)
+            .min_by(f64::total_cmp);
+        let t = history.len() as f64;
+        let beta = self.beta.unwrap_or_else(|| {
+            0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
+        });
+        let (unit, value) = match self.acquisition {
+            GpAcquisition::ExpectedImprovement => {
+                let score = |u: &[f64]| match incumbent {
+                    Some(best) => {
+                        let (m, s) = objective.predict(u);
+                        expected_improvement(best, m, s) * feasibility(u)
+                    }
+                    None => feasibility(u),
+                };
+                maximize(&score, d, self.search, rng)
+            }
+            GpAcquisition::ConfidenceBound => {
+                // Points unlikely to be feasible rank after every likely one.
+                let score = |u: &[f64]| {
+                    let (m, v) = objective.predict_standardized(u);
+                    let lcb = m - beta.sqrt() * v.sqrt();
+                    let penalty = if feasibility(u) < 0.5 { 1e6 } else { 0.0 };
+                    -lcb - penalty
+                };
+                maximize(&score, d, self.search, rng)
+            }
+            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, d, rng)?,
+        };
+        Ok(Proposal {
+            unit,
+            diagnostics: json!({
+                "acquisition": value,
+                "lengthscales": objective.hyper.log_lengthscales.iter().map(|l| l.exp()).collect::<Vec<_>>(),
+                "noise_variance": objective.hyper.log_noise.exp(),
+                "signal_variance": objective.hyper.log_signal.exp(),
+                "nll": objective.nll,
+                "jitter": objective.jitter(),
+                "beta": (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
+            }),
+        })
+    }
+}
+
+/// One joint posterior draw on Sobol candidates; the smallest among those likely feasible.
+fn thompson(
+    model: &GpModel,
+    feasibility: &dyn Fn(&[f64]) -> f64,
+    d: usize,
+    rng: &mut ChaCha8Rng,
+) -> Result<(Vec<f64>, f64), StrategyError> {
+    let seed = rng.random::<u64>();
+    let flat = in_box(&vec![(0.0, 1.0); d], TS_CANDIDATES, Sampling::Sobol, seed);
+    let points: Vec<Vec<f64>> = flat.chunks(d).map(<[f64]>::to_vec).collect();
+    let (means, cov): (Vec<f64>, Mat<f64>) = model.joint(&points);
+    let spd = crate::dense::Spd::new(&cov, "posterior covariance").map_err(failed)?;
+    let z: Vec<f64> = (0..points.len())
+        .map(|_| rng.sample(StandardNormal))
+        .collect();
+    let l = spd.lower_factor();
+    let mut best = (0, f64::INFINITY);
+    for i in 0..points.len() {
+        let draw = means[i] + (0..=i).map(|j| l[(i, j)] * z[j]).sum::<f64>();
+        let penalized = if feasibility(&points[i]) < 0.5 {
+            f64::INFINITY
+        } else {
+            draw
+        };
+        if penalized < best.1 {
+            best = (i, penalized);
+        }
+    }
+    if !best.1.is_finite() {
+        best.0 = (0..points.len())
+            .max_by(|&a, &b| feasibility(&points[a]).total_cmp(&feasibility(&points[b])))
+            .unwrap_or(0);
+    }
+    Ok((points[best.0].clone(), model.standardizer.inverse(best.1)))
+}

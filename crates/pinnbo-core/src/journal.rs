@@ -1,0 +1,177 @@
+//! The append-only journal: a header line, then one JSON line per evaluation, each flushed and
+//! fsync'd before the next evaluation starts. A crash loses at most the evaluation in flight;
+//! a torn last line is cut off when the run resumes.
+
+use crate::oracle::Evaluation;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
+use std::path::Path;
+
+pub const FORMAT: u32 = 1;
+
+/// What the run is; a resumed run must match it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Header {
+    pub pinnbo_journal: u32,
+    pub problem: String,
+    pub file: String,
+    pub method: String,
+    pub seed: u64,
+    pub budget: usize,
+    pub init: usize,
+    pub design: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Phase {
+    Init,
+    Step,
+}
+
+/// The random stream a step drew from: `stream(seed, purpose, index)` in `run.rs`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RngState {
+    pub seed: u64,
+    pub index: usize,
+}
+
+/// One evaluation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pub index: usize,
+    pub phase: Phase,
+    /// The point in the problem's own coordinates.
+    pub x: Vec<f64>,
+    /// The values the optimizer saw (with noise, if the problem adds any).
+    pub observed: Option<Evaluation>,
+    /// The noise-free values, when noise was added.
+    pub clean: Option<Evaluation>,
+    pub failure: Option<String>,
+    pub propose_seconds: f64,
+    pub evaluate_seconds: f64,
+    pub diagnostics: Value,
+    pub rng: RngState,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum JournalError {
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: not a pinnbo journal ({reason})")]
+    Invalid { path: String, reason: String },
+}
+
+pub struct Journal {
+    file: File,
+    path: String,
+}
+
+impl Journal {
+    /// A new journal (refuses to overwrite one).
+    pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
+        let shown = path.display().to_string();
+        let io = |source| JournalError::Io {
+            path: shown.clone(),
+            source,
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(path)
+            .map_err(io)?;
+        let mut journal = Journal {
+            file,
+            path: shown.clone(),
+        };
+        journal.write_line(&serde_json::to_string(header).expect("serializable"))?;
+        Ok(journal)
+    }
+
+    /// Opens an existing journal for appending, with its header and complete records. A last
+    /// line without its newline (a write cut short) is removed.
+    pub fn resume(path: &Path) -> Result<(Journal, Header, Vec<Record>), JournalError> {
+        let shown = path.display().to_string();
+        let io = |source| JournalError::Io {
+            path: shown.clone(),
+            source,
+        };
+        let invalid = |reason: String| JournalError::Invalid {
+            path: shown.clone(),
+            reason,
+        };
+        let mut file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(path)
+            .map_err(io)?;
+        let mut reader = BufReader::new(&mut file);
+        let (mut header, mut records, mut kept) = (None, Vec::new(), 0u64);
+        let mut line = String::new();
+        loop {
+            line.clear();
+            let n = reader.read_line(&mut line).map_err(io)?;
+            if n == 0 || !line.ends_with('\n') {
+                break;
+            }
+            if header.is_none() {
+                let h: Header =
+                    serde_json::from_str(&line).map_err(|e| invalid(format!("bad header: {e}")))?;
+                if h.pinnbo_journal != FORMAT {
+                    return Err(invalid(format!(
+                        "format {} (expected {FORMAT})",
+                        h.pinnbo_journal
+                    )));
+                }
+                header = Some(h);
+            } else {
+                let r: Record = serde_json::from_str(&line).map_err(|e| {
+                    invalid(format!("record {} is unreadable: {e}", records.len() + 1))
+                })?;
+                if r.index != records.len() {
+                    return Err(invalid(format!(
+                        "record {} has index {}",
+                        records.len(),
+                        r.index
+                    )));
+                }
+                records.push(r);
+            }
+            kept += n as u64;
+        }
+        let header = header.ok_or_else(|| invalid("empty".into()))?;
+        drop(reader);
+        file.set_len(kept).map_err(io)?;
+        file.seek(SeekFrom::End(0)).map_err(io)?;
+        Ok((
+            Journal {
+                file,
+                path: shown.clone(),
+            },
+            header,
+            records,
+        ))
+    }
+
+    pub fn append(&mut self, record: &Record) -> Result<(), JournalError> {
+        self.write_line(&serde_json::to_string(record).expect("serializable"))
+    }
+
+    fn write_line(&mut self, line: &str) -> Result<(), JournalError> {
+        let result = (|| {
+            self.file.write_all(line.as_bytes())?;
+            self.file.write_all(b"\n")?;
+            self.file.flush()?;
+            self.file.sync_data()
+        })();
+        result.map_err(|source| JournalError::Io {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}

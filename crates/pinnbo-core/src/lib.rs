@@ -1,0 +1,23 @@
+//! The optimization framework: oracles, strategies (surrogate + acquisition), and the loop
+//! that runs them with a crash-safe journal.
+//!
+//! Every problem is minimized internally over the unit cube: `maximize` negates the
+//! objective ([`oracle::minimized`]) and [`space::Space`] maps the box. Knows the DSL's IR,
+//! the FDM solvers and the jets; never the command line.
+
+pub mod acquisition;
+mod dense;
+pub mod design;
+pub mod gp;
+pub mod gp_bo;
+pub mod journal;
+pub mod methods;
+pub mod oracle;
+pub mod outputs;
+pub mod run;
+pub mod space;
+pub mod strategy;
+
+pub use oracle::{Evaluation, Failure, Oracle};
+pub use run::{Run, RunConfig, RunError, Summary};
+pub use strategy::{Observed, Proposal, Strategy};

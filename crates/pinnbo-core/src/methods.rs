@@ -1,0 +1,57 @@
+//! From a method name (and the problem file's `method` settings) to a strategy.
+
+use crate::acquisition::Search;
+use crate::gp::Kernel;
+use crate::gp_bo::{GpAcquisition, GpBo};
+use crate::strategy::{RandomSearch, Strategy};
+use pinnbo_dsl::ir::Settings;
+use pinnbo_dsl::Problem;
+
+/// The methods `pinnbo solve` runs today.
+pub const AVAILABLE: &[&str] = &["gp-ei", "gp-ucb", "gp-ts", "random"];
+
+/// The strategy for `name`, configured by the file's `method` block when it names the same
+/// method (settings of another method do not apply).
+pub fn strategy(problem: &Problem, name: &str) -> Result<Box<dyn Strategy>, String> {
+    let empty = Settings::default();
+    let settings = match &problem.method {
+        Some(m) if m.name == name => &m.settings,
+        _ => &empty,
+    };
+    let search = Search {
+        candidates: settings
+            .int("candidates")
+            .map_or(Search::default().candidates, |c| c as usize),
+        refine: settings.name("acquisition") != Some("random"),
+    };
+    let gp = |acquisition| {
+        let mut bo = GpBo::new(acquisition);
+        bo.search = search;
+        if let Some(k) = settings.name("kernel").and_then(Kernel::from_name) {
+            bo.kernel = k;
+        }
+        if let Some(r) = settings.int("restarts") {
+            bo.restarts = r as usize;
+        }
+        bo.beta = settings.number("beta");
+        Box::new(bo) as Box<dyn Strategy>
+    };
+    Ok(match name {
+        "gp-ei" => gp(GpAcquisition::ExpectedImprovement),
+        "gp-ucb" => gp(GpAcquisition::ConfidenceBound),
+        "gp-ts" => gp(GpAcquisition::ThompsonSampling),
+        "random" => Box::new(RandomSearch),
+        other if pinnbo_dsl::method_names().any(|m| m == other) => {
+            return Err(format!(
+                "method `{other}` is not available in this version yet; available: {}",
+                AVAILABLE.join(", ")
+            ))
+        }
+        other => {
+            let hint = pinnbo_dsl::diag::suggestion(other, pinnbo_dsl::method_names())
+                .map(|s| format!("; {s}"))
+                .unwrap_or_default();
+            return Err(format!("unknown method `{other}`{hint}"));
+        }
+    })
+}

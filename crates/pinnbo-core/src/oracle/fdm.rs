@@ -1,0 +1,43 @@
+//! A finite-difference simulation as the oracle: solved once, then queried.
+
+use super::{Evaluation, Failure, Oracle, SetupError};
+use pinnbo_dsl::Problem;
+use pinnbo_fdm::problem::{solve, FieldOracle, Solved};
+
+pub struct FdmOracle {
+    inner: FieldOracle,
+}
+
+impl FdmOracle {
+    pub fn new(problem: &Problem) -> Result<FdmOracle, SetupError> {
+        let located = |e: pinnbo_fdm::problem::SetupError| SetupError::Located(e.0);
+        let solved = solve(problem).map_err(located)?;
+        let inner = FieldOracle::new(problem, solved).map_err(located)?;
+        Ok(FdmOracle { inner })
+    }
+
+    /// The reference solution (for pictures and for the optimum of FDM problems).
+    pub fn solved(&self) -> &Solved {
+        self.inner.solved()
+    }
+}
+
+impl Oracle for FdmOracle {
+    fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
+        let e = self.inner.evaluate(x);
+        Ok(Evaluation {
+            objective: e.objective,
+            constraints: e.constraints,
+        })
+    }
+
+    fn describe(&self) -> String {
+        let s = self.inner.solved();
+        format!(
+            "fdm {:?}, {} nodes ({})",
+            s.model,
+            s.field.values.len(),
+            s.method
+        )
+    }
+}

@@ -1,0 +1,120 @@
+//! Oracles: the expensive black box, behind one trait. What the loop sees is always the
+//! objective and constraint values at a design point, or a failure with its reason.
+
+mod closed;
+mod command;
+mod fdm;
+mod noise;
+
+pub use closed::ClosedFormOracle;
+pub use command::CommandOracle;
+pub use fdm::FdmOracle;
+pub use noise::NoiseModel;
+
+use pinnbo_dsl::ir::{Oracle as OracleSpec, Sense};
+use pinnbo_dsl::Problem;
+use serde::{Deserialize, Serialize};
+
+/// One evaluation's values, in the problem file's own sense (not negated for `maximize`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    pub objective: f64,
+    /// `c_k(x)`, feasible when `<= 0`, in the file's order.
+    pub constraints: Vec<f64>,
+}
+
+impl Evaluation {
+    /// The first non-finite value, named, if any.
+    pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {
+        if !self.objective.is_finite() {
+            return Some(format!("the objective is {}", self.objective));
+        }
+        self.constraints
+            .iter()
+            .zip(constraint_names)
+            .find(|(v, _)| !v.is_finite())
+            .map(|(v, name)| format!("constraint `{name}` is {v}"))
+    }
+}
+
+/// Why an evaluation produced no usable values. The loop journals it and goes on.
+#[derive(Clone, Debug, PartialEq, thiserror::Error, Serialize, Deserialize)]
+pub enum Failure {
+    #[error("the command could not be started: {0}")]
+    Spawn(String),
+    #[error("the command exited with {status}: {stderr}")]
+    Exit { status: String, stderr: String },
+    #[error("the command did not finish within {0:.1} s and was killed")]
+    Timeout(f64),
+    #[error("could not read the command's output: {0}")]
+    Parse(String),
+    #[error("not a finite value: {0}")]
+    NonFinite(String),
+    #[error("{0}")]
+    Other(String),
+}
+
+/// An expensive function of the design point. Implementations may keep state (a solved
+/// field, a counter), so `evaluate` takes `&mut self`.
+pub trait Oracle: Send {
+    /// Values at `x` (one value per problem coordinate, inside the bounds).
+    fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure>;
+
+    /// A short description for reports ("closed form", "fdm beam, 65537 points", ..).
+    fn describe(&self) -> String;
+}
+
+/// A Rust closure as an oracle, for library users: `|x| Ok(Evaluation { .. })`.
+pub struct FnOracle<F>(pub F);
+
+impl<F> Oracle for FnOracle<F>
+where
+    F: FnMut(&[f64]) -> Result<Evaluation, Failure> + Send,
+{
+    fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
+        (self.0)(x)
+    }
+
+    fn describe(&self) -> String {
+        "a Rust closure".into()
+    }
+}
+
+/// Why a problem's oracle could not be built.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// An error with a place in the problem file (rendered by the caller).
+    #[error("{}", .0.message)]
+    Located(Box<pinnbo_dsl::Diagnostic>),
+    #[error("{0}")]
+    Plain(String),
+}
+
+/// Builds the oracle a problem file names. A command runs only with `allow_exec`.
+pub fn from_problem(problem: &Problem, allow_exec: bool) -> Result<Box<dyn Oracle>, SetupError> {
+    Ok(match &problem.oracle {
+        OracleSpec::ClosedForm => Box::new(ClosedFormOracle::new(problem)?),
+        OracleSpec::Fdm(_) => Box::new(FdmOracle::new(problem)?),
+        OracleSpec::Command(spec) => {
+            if !allow_exec {
+                return Err(SetupError::Located(Box::new(
+                    pinnbo_dsl::Diagnostic::error(
+                        "oracle::exec-not-allowed",
+                        spec.span,
+                        "this problem runs an external command; pass --allow-exec to let it",
+                    )
+                    .with_label("would run this command"),
+                )));
+            }
+            Box::new(CommandOracle::new(problem, spec)?)
+        }
+    })
+}
+
+/// The objective as the loop minimizes it: negated for `maximize`.
+pub fn minimized(problem: &Problem, objective: f64) -> f64 {
+    match problem.objective.sense {
+        Sense::Minimize => objective,
+        Sense::Maximize => -objective,
+    }
+}

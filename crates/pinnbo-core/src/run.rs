@@ -1,0 +1,393 @@
+//! The loop executor: initial design, one strategy step per evaluation, noise, the journal,
+//! failure accounting, resumption, and the run's summary.
+
+use crate::design::{self, Design};
+use crate::journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+use crate::oracle::{minimized, Evaluation, NoiseModel, Oracle};
+use crate::space::Space;
+use crate::strategy::{Observed, Strategy};
+use pinnbo_dsl::Problem;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How a run is set up (file values already merged with command-line overrides).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunConfig {
+    pub method: String,
+    pub seed: u64,
+    pub budget: usize,
+    pub init: usize,
+    pub design: Design,
+    /// Stop after this many failed evaluations in a row.
+    pub max_failures: usize,
+}
+
+impl RunConfig {
+    /// The problem file's settings, with defaults: seed 0, budget 50, init max(2d, 5) capped
+    /// by the budget, Sobol design, 5 consecutive failures.
+    pub fn from_problem(problem: &Problem) -> RunConfig {
+        let budget = problem.budget.map_or(50, |b| b as usize);
+        let (init, design) = problem
+            .init
+            .map_or(((2 * problem.dim()).max(5), Design::Sobol), |(n, d)| {
+                (n as usize, d)
+            });
+        let max_failures = match &problem.oracle {
+            pinnbo_dsl::ir::Oracle::Command(c) => {
+                c.settings.int("max_failures").map(|v| v as usize)
+            }
+            _ => None,
+        };
+        RunConfig {
+            method: problem
+                .method
+                .as_ref()
+                .map_or_else(|| "gp-ei".to_string(), |m| m.name.clone()),
+            seed: problem.seed.unwrap_or(0),
+            budget,
+            init: init.min(budget),
+            design,
+            max_failures: max_failures.unwrap_or(5),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    #[error(transparent)]
+    Journal(#[from] JournalError),
+    #[error("{0}")]
+    Mismatch(String),
+    #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
+    TooManyFailures(usize, String),
+    #[error("the {method} step failed at evaluation {index}: {message}")]
+    Strategy {
+        method: String,
+        index: usize,
+        message: String,
+    },
+}
+
+/// The random stream for one purpose at one evaluation, from the run's seed alone.
+pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    rng.set_stream(purpose << 48 | index as u64);
+    rng
+}
+
+const PROPOSE: u64 = 1;
+const NOISE: u64 = 2;
+
+pub struct Run {
+    problem: Problem,
+    space: Space,
+    oracle: Box<dyn Oracle>,
+    noise: Option<NoiseModel>,
+    strategy: Box<dyn Strategy>,
+    config: RunConfig,
+    journal: Journal,
+    records: Vec<Record>,
+    initial: Vec<Vec<f64>>,
+    failures_in_a_row: usize,
+    dir: PathBuf,
+}
+
+/// The best feasible evaluation so far and the run's totals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub problem: String,
+    pub method: String,
+    pub seed: u64,
+    pub evaluations: usize,
+    pub failures: usize,
+    pub best: Option<Best>,
+    /// Whether any evaluation satisfied every constraint.
+    pub feasible: bool,
+    pub propose_seconds: f64,
+    pub evaluate_seconds: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Best {
+    pub index: usize,
+    pub x: Vec<f64>,
+    /// In the file's sense, as observed.
+    pub objective: f64,
+    /// Noise-free, when the problem adds noise.
+    pub clean_objective: Option<f64>,
+    pub constraints: Vec<f64>,
+}
+
+impl Run {
+    /// A new run writing into `dir` (created; must not hold a journal already).
+    pub fn start(
+        problem: Problem,
+        oracle: Box<dyn Oracle>,
+        noise: Option<NoiseModel>,
+        strategy: Box<dyn Strategy>,
+        config: RunConfig,
+        dir: &Path,
+    ) -> Result<Run, RunError> {
+        std::fs::create_dir_all(dir).map_err(|source| JournalError::Io {
+            path: dir.display().to_string(),
+            source,
+        })?;
+        let header = header(&problem, &config);
+        let journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
+        Ok(Run::assemble(
+            problem,
+            oracle,
+            noise,
+            strategy,
+            config,
+            journal,
+            Vec::new(),
+            dir,
+        ))
+    }
+
+    /// Continues the run journaled in `dir`, which must be the same problem, method and seed.
+    pub fn resume(
+        problem: Problem,
+        oracle: Box<dyn Oracle>,
+        noise: Option<NoiseModel>,
+        strategy: Box<dyn Strategy>,
+        config: RunConfig,
+        dir: &Path,
+    ) -> Result<Run, RunError> {
+        let (journal, found, records) = Journal::resume(&dir.join("journal.jsonl"))?;
+        let expected = header(&problem, &config);
+        if found != expected {
+            return Err(RunError::Mismatch(format!(
+                "{} was written by a different run: {} with {} seed {} budget {}, not {} with {} seed {} budget {}",
+                dir.display(),
+                found.problem, found.method, found.seed, found.budget,
+                expected.problem, expected.method, expected.seed, expected.budget
+            )));
+        }
+        let mut run = Run::assemble(
+            problem, oracle, noise, strategy, config, journal, records, dir,
+        );
+        run.failures_in_a_row = run
+            .records
+            .iter()
+            .rev()
+            .take_while(|r| r.failure.is_some())
+            .count();
+        Ok(run)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn assemble(
+        problem: Problem,
+        oracle: Box<dyn Oracle>,
+        noise: Option<NoiseModel>,
+        strategy: Box<dyn Strategy>,
+        config: RunConfig,
+        journal: Journal,
+        records: Vec<Record>,
+        dir: &Path,
+    ) -> Run {
+        let space = Space::of(&problem);
+        let initial = design::points(config.design, config.init, space.dim(), config.seed);
+        Run {
+            problem,
+            space,
+            oracle,
+            noise,
+            strategy,
+            config,
+            journal,
+            records,
+            initial,
+            failures_in_a_row: 0,
+            dir: dir.to_path_buf(),
+        }
+    }
+
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn is_done(&self) -> bool {
+        self.records.len() >= self.config.budget
+    }
+
+    /// Evaluates the next point and journals it. `Ok(None)` once the budget is spent.
+    pub fn step(&mut self) -> Result<Option<&Record>, RunError> {
+        let index = self.records.len();
+        if index >= self.config.budget {
+            return Ok(None);
+        }
+        if self.failures_in_a_row >= self.config.max_failures {
+            return Err(self.too_many_failures());
+        }
+        let started = Instant::now();
+        let (phase, unit, diagnostics) = if index < self.initial.len() {
+            (
+                Phase::Init,
+                self.initial[index].clone(),
+                serde_json::Value::Null,
+            )
+        } else {
+            let history = self.observed();
+            let mut rng = stream(self.config.seed, PROPOSE, index);
+            let p = self
+                .strategy
+                .propose(&self.space, &history, &mut rng)
+                .map_err(|e| RunError::Strategy {
+                    method: self.config.method.clone(),
+                    index,
+                    message: e.0,
+                })?;
+            (Phase::Step, p.unit, p.diagnostics)
+        };
+        let propose_seconds = started.elapsed().as_secs_f64();
+        let x: Vec<f64> = self
+            .space
+            .to_box(&unit.iter().map(|u| u.clamp(0.0, 1.0)).collect::<Vec<_>>());
+        let started = Instant::now();
+        let names: Vec<String> = self
+            .problem
+            .constraints
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        let outcome = self
+            .oracle
+            .evaluate(&x)
+            .and_then(|e| match e.non_finite(&names) {
+                Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
+                None => Ok(e),
+            });
+        let evaluate_seconds = started.elapsed().as_secs_f64();
+        let (observed, clean, failure) = match outcome {
+            Ok(clean) => match &self.noise {
+                Some(noise) => {
+                    let noisy = noise.apply(&clean, &mut stream(self.config.seed, NOISE, index));
+                    (Some(noisy), Some(clean), None)
+                }
+                None => (Some(clean), None, None),
+            },
+            Err(f) => (None, None, Some(f.to_string())),
+        };
+        self.failures_in_a_row = if failure.is_some() {
+            self.failures_in_a_row + 1
+        } else {
+            0
+        };
+        let record = Record {
+            index,
+            phase,
+            x,
+            observed,
+            clean,
+            failure,
+            propose_seconds,
+            evaluate_seconds,
+            diagnostics,
+            rng: RngState {
+                seed: self.config.seed,
+                index,
+            },
+        };
+        self.journal.append(&record)?;
+        self.records.push(record);
+        Ok(self.records.last())
+    }
+
+    fn too_many_failures(&self) -> RunError {
+        let last = self
+            .records
+            .iter()
+            .rev()
+            .find_map(|r| r.failure.clone())
+            .unwrap_or_default();
+        RunError::TooManyFailures(self.failures_in_a_row, last)
+    }
+
+    /// Successful evaluations as the strategies see them (unit points, minimized objective).
+    pub fn observed(&self) -> Vec<Observed> {
+        self.records
+            .iter()
+            .filter_map(|r| {
+                let e = r.observed.as_ref()?;
+                Some(Observed {
+                    unit: self.space.to_unit(&r.x),
+                    objective: minimized(&self.problem, e.objective),
+                    constraints: e.constraints.clone(),
+                })
+            })
+            .collect()
+    }
+
+    pub fn summary(&self) -> Summary {
+        summarize(&self.problem, &self.config, &self.records)
+    }
+}
+
+fn header(problem: &Problem, config: &RunConfig) -> Header {
+    Header {
+        pinnbo_journal: FORMAT,
+        problem: problem.name.clone(),
+        file: problem.source.name().to_string(),
+        method: config.method.clone(),
+        seed: config.seed,
+        budget: config.budget,
+        init: config.init,
+        design: format!("{:?}", config.design).to_lowercase(),
+    }
+}
+
+fn feasible(e: &Evaluation) -> bool {
+    e.constraints.iter().all(|c| *c <= 0.0)
+}
+
+/// The best feasible evaluation and the totals. With synthetic noise the best is judged by
+/// the noise-free values (as the papers' regret is), though the optimizer saw only noisy ones.
+pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> Summary {
+    let truth = |r: &Record| r.clean.as_ref().or(r.observed.as_ref()).cloned();
+    let best = records
+        .iter()
+        .filter_map(|r| truth(r).map(|e| (r, e)))
+        .filter(|(_, e)| feasible(e))
+        .min_by(|(_, a), (_, b)| {
+            minimized(problem, a.objective).total_cmp(&minimized(problem, b.objective))
+        })
+        .map(|(r, _)| {
+            let observed = r.observed.as_ref().expect("a successful evaluation");
+            Best {
+                index: r.index,
+                x: r.x.clone(),
+                objective: observed.objective,
+                clean_objective: r.clean.as_ref().map(|c| c.objective),
+                constraints: observed.constraints.clone(),
+            }
+        });
+    Summary {
+        problem: problem.name.clone(),
+        method: config.method.clone(),
+        seed: config.seed,
+        evaluations: records.len(),
+        failures: records.iter().filter(|r| r.failure.is_some()).count(),
+        feasible: best.is_some(),
+        best,
+        propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
+        evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
+    }
+}

@@ -1,0 +1,65 @@
+//! One step of an optimization method: given everything observed so far, propose the next
+//! point. The loop (`run.rs`) owns evaluation, the journal, budgets and resumption.
+//!
+//! A strategy is a pure function of the history and the step's random stream, so a resumed
+//! run replays exactly: there is no hidden state to save.
+
+use crate::space::Space;
+use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
+
+/// What a strategy sees of one past evaluation (successful ones only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    /// The point in `[0, 1]^d`.
+    pub unit: Vec<f64>,
+    /// The objective as minimized (negated for `maximize`), as observed (with noise).
+    pub objective: f64,
+    /// Constraint values as observed, feasible when `<= 0`.
+    pub constraints: Vec<f64>,
+}
+
+/// The next point and what the strategy wants journaled about it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Proposal {
+    pub unit: Vec<f64>,
+    pub diagnostics: Value,
+}
+
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct StrategyError(pub String);
+
+pub trait Strategy: Send {
+    fn name(&self) -> &'static str;
+
+    /// The next point given `history` (at least the initial design, failures excluded).
+    fn propose(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError>;
+}
+
+/// Uniform random search.
+pub struct RandomSearch;
+
+impl Strategy for RandomSearch {
+    fn name(&self) -> &'static str {
+        "random"
+    }
+
+    fn propose(
+        &mut self,
+        space: &Space,
+        _history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError> {
+        use rand::Rng;
+        Ok(Proposal {
+            unit: (0..space.dim()).map(|_| rng.random::<f64>()).collect(),
+            diagnostics: Value::Null,
+        })
+    }
+}

@@ -1,0 +1,295 @@
+//! End-to-end tests of `pinnbo solve`: determinism per seed, the journal surviving a killed
+//! process, failing and NaN-returning oracles, and the `--allow-exec` gate.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn pinnbo(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the pinnbo binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh folder holding `problem.pde` (and optional extra files).
+fn scratch(name: &str, problem: &str, extra: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("problem.pde"), problem).unwrap();
+    for (file, content) in extra {
+        let path = dir.join(file);
+        std::fs::write(&path, content).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    dir
+}
+
+/// The journal's evaluation records (the header skipped).
+fn records(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+fn points(dir: &Path) -> Vec<Value> {
+    records(dir).iter().map(|r| r["x"].clone()).collect()
+}
+
+const QUADRATIC: &str = "problem \"quadratic\"\nvar x1 in [-2, 3], x2 in [0, 1]\n\
+    minimize (x1 - 1)^2 + 10*(x2 - 0.25)^2\noptimum 0\nbudget 9, init 4 sobol\n";
+
+#[test]
+fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
+    let dir = scratch("solve-methods", QUADRATIC, &[]);
+    for method in ["gp-ei", "gp-ucb", "gp-ts", "random"] {
+        let run = |out: &str, seed: &str| {
+            let o = pinnbo(
+                &dir,
+                &[
+                    "solve",
+                    "problem.pde",
+                    "--method",
+                    method,
+                    "--seed",
+                    seed,
+                    "--out",
+                    out,
+                    "--quiet",
+                ],
+            );
+            assert!(o.status.success(), "{method}: {}", text(&o.stderr));
+            points(&dir.join(out))
+        };
+        let a = run(&format!("{method}-a"), "7");
+        let b = run(&format!("{method}-b"), "7");
+        let c = run(&format!("{method}-c"), "8");
+        assert_eq!(a.len(), 9, "{method}");
+        assert_eq!(a, b, "{method}: the same seed gives the same run");
+        assert_ne!(a, c, "{method}: another seed gives another run");
+        for p in &a {
+            let (x1, x2) = (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+            assert!(
+                (-2.0..=3.0).contains(&x1) && (0.0..=1.0).contains(&x2),
+                "{method}: {p}"
+            );
+        }
+        let summary: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(format!("{method}-a/summary.json"))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["evaluations"], 9);
+        let history = std::fs::read_to_string(dir.join(format!("{method}-a/history.csv"))).unwrap();
+        assert_eq!(history.lines().count(), 10);
+        assert!(dir.join(format!("{method}-a/convergence.png")).exists());
+    }
+    // The model-based methods beat the initial design on this smooth bowl.
+    let best = |out: &str| {
+        let s: Value = serde_json::from_str(
+            &std::fs::read_to_string(dir.join(out).join("summary.json")).unwrap(),
+        )
+        .unwrap();
+        s["best"]["objective"].as_f64().unwrap()
+    };
+    let init_best = records(&dir.join("gp-ei-a"))[..4]
+        .iter()
+        .map(|r| r["observed"]["objective"].as_f64().unwrap())
+        .fold(f64::INFINITY, f64::min);
+    assert!(
+        best("gp-ei-a") < init_best,
+        "gp-ei did not improve on its initial design"
+    );
+}
+
+/// A slow command oracle, so that the process can be killed between evaluations.
+const SLOW: &str =
+    "problem \"slow\"\nvar x1 in [0, 1], x2 in [0, 1]\nfield f(x1, x2)\nminimize f\n\
+    oracle command \"./slow.sh {x1} {x2}\"\nbudget 10, init 3 sobol\nmethod gp-ei\n";
+const SLOW_SH: &str = "#!/bin/sh\nsleep 0.15\nawk -v a=\"$1\" -v b=\"$2\" 'BEGIN { print (a - 0.3)^2 + (b - 0.6)^2 }'\n";
+
+#[test]
+fn a_killed_run_resumes_to_the_same_trajectory_with_nothing_lost_or_repeated() {
+    let dir = scratch("solve-resume", SLOW, &[("slow.sh", SLOW_SH)]);
+    let solve = |extra: &[&str]| {
+        let mut args = vec![
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--seed",
+            "3",
+            "--quiet",
+        ];
+        args.extend_from_slice(extra);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let whole = pinnbo(
+        &dir,
+        &solve(&["--out", "whole"])
+            .iter()
+            .map(String::as_str)
+            .collect::<Vec<_>>(),
+    );
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+
+    // Kill at a point that depends on the clock, after 2..8 evaluations.
+    let kill_after =
+        2 + (Instant::now().elapsed().subsec_nanos() as usize + std::process::id() as usize) % 7;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args(solve(&["--out", "cut"]))
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("cut/journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
+        if lines > kill_after || Instant::now() > deadline {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = records(&dir.join("cut")).len();
+    assert!(
+        before >= kill_after && before < 10,
+        "killed after {before} evaluations"
+    );
+
+    let resumed = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--resume",
+            "cut",
+            "--quiet",
+        ],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let (a, b) = (records(&dir.join("whole")), records(&dir.join("cut")));
+    let indices: Vec<u64> = b.iter().map(|r| r["index"].as_u64().unwrap()).collect();
+    assert_eq!(
+        indices,
+        (0..10).collect::<Vec<u64>>(),
+        "each evaluation once, in order"
+    );
+    for (x, y) in a.iter().zip(&b) {
+        assert_eq!(
+            x["x"], y["x"],
+            "killed after {before}: trajectories differ at {}",
+            x["index"]
+        );
+        assert_eq!(x["observed"], y["observed"]);
+    }
+}
+
+const FLAKY: &str =
+    "problem \"flaky\"\nvar x1 in [0, 1], x2 in [0, 1]\nfield f(x1, x2)\nminimize f\n\
+    oracle command \"./flaky.sh {x1}\"\nbudget 12, init 6 sobol\nmethod random\n";
+/// Fails (exit 3, a message on stderr) for x1 > 0.7, prints `nan` for x1 < 0.2.
+const FLAKY_SH: &str = "#!/bin/sh\nif awk -v x=\"$1\" 'BEGIN { exit !(x > 0.7) }'; then echo 'solver diverged' >&2; exit 3; fi\n\
+    awk -v x=\"$1\" 'BEGIN { if (x < 0.2) print \"nan\"; else print x }'\n";
+
+#[test]
+fn failed_and_nan_evaluations_are_journaled_and_the_run_goes_on() {
+    let dir = scratch("solve-flaky", FLAKY, &[("flaky.sh", FLAKY_SH)]);
+    let o = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--json",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let summary: Value = serde_json::from_str(&text(&o.stdout)).unwrap();
+    assert_eq!(summary["evaluations"], 12);
+    let rs = records(&dir.join("run"));
+    let reasons: Vec<&str> = rs.iter().filter_map(|r| r["failure"].as_str()).collect();
+    assert_eq!(
+        summary["failures"].as_u64().unwrap() as usize,
+        reasons.len()
+    );
+    assert!(
+        reasons.contains(&"the command exited with exit status: 3: solver diverged"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons.contains(&"not a finite value: the objective is NaN"),
+        "{reasons:?}"
+    );
+    for r in &rs {
+        let x1 = r["x"][0].as_f64().unwrap();
+        assert_eq!(r["failure"].is_null(), (0.2..=0.7).contains(&x1), "{r}");
+    }
+    let best = summary["best"]["objective"].as_f64().unwrap();
+    assert!((0.2..=0.7).contains(&best));
+    assert!(text(&o.stderr).contains("warning: evaluation") || text(&o.stderr).is_empty());
+}
+
+#[test]
+fn too_many_failures_in_a_row_stop_the_run_with_exit_3_and_keep_the_journal() {
+    let always = "problem \"broken\"\nvar x1 in [0, 1]\nfield f(x1)\nminimize f\n\
+        oracle command \"./broken.sh {x1}\" { max_failures 3 }\nbudget 10\nmethod random\n";
+    let dir = scratch(
+        "solve-broken",
+        always,
+        &[("broken.sh", "#!/bin/sh\necho 'no licence' >&2\nexit 1\n")],
+    );
+    let o = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(3), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("error: stopped after 3 failed evaluations in a row; the last: the command exited with exit status: 1: no licence"),
+        "{err}"
+    );
+    assert!(err.contains("continue with --resume run"), "{err}");
+    assert_eq!(records(&dir.join("run")).len(), 3);
+    assert!(dir.join("run/summary.json").exists());
+}
+
+#[test]
+fn a_command_oracle_needs_allow_exec() {
+    let dir = scratch("solve-exec", SLOW, &[("slow.sh", SLOW_SH)]);
+    let o = pinnbo(&dir, &["solve", "problem.pde", "--out", "run"]);
+    assert_eq!(o.status.code(), Some(1));
+    let err = text(&o.stderr);
+    assert!(
+        err.contains("this problem runs an external command; pass --allow-exec to let it"),
+        "{err}"
+    );
+    assert!(err.contains("problem.pde:5:"), "{err}");
+    assert!(!dir.join("run/journal.jsonl").exists());
+}
