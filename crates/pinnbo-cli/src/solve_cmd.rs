@@ -5,7 +5,7 @@ use crate::plot::{self, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::journal::Header;
 use pinnbo_core::oracle::{self, NoiseModel};
-use pinnbo_core::run::{Run, RunConfig, RunError};
+use pinnbo_core::run::{Run, RunConfig, RunError, Setup};
 use pinnbo_core::{methods, outputs, Summary};
 use pinnbo_dsl::{Problem, Style};
 use std::path::{Path, PathBuf};
@@ -60,10 +60,17 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    let setup = Setup {
+        problem,
+        oracle,
+        noise,
+        strategy,
+        config,
+    };
     let started = if options.resume.is_some() {
-        Run::resume(problem, oracle, noise, strategy, config, &dir)
+        Run::resume(setup, &dir)
     } else {
-        Run::start(problem, oracle, noise, strategy, config, &dir)
+        Run::start(setup, &dir)
     };
     let mut run = match started {
         Ok(r) => r,

@@ -81,6 +81,15 @@ pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
 const PROPOSE: u64 = 1;
 const NOISE: u64 = 2;
 
+/// What a run is made of: the problem, its oracle and noise, the method, the settings.
+pub struct Setup {
+    pub problem: Problem,
+    pub oracle: Box<dyn Oracle>,
+    pub noise: Option<NoiseModel>,
+    pub strategy: Box<dyn Strategy>,
+    pub config: RunConfig,
+}
+
 pub struct Run {
     problem: Problem,
     space: Space,
@@ -123,43 +132,20 @@ pub struct Best {
 
 impl Run {
     /// A new run writing into `dir` (created; must not hold a journal already).
-    pub fn start(
-        problem: Problem,
-        oracle: Box<dyn Oracle>,
-        noise: Option<NoiseModel>,
-        strategy: Box<dyn Strategy>,
-        config: RunConfig,
-        dir: &Path,
-    ) -> Result<Run, RunError> {
+    pub fn start(setup: Setup, dir: &Path) -> Result<Run, RunError> {
         std::fs::create_dir_all(dir).map_err(|source| JournalError::Io {
             path: dir.display().to_string(),
             source,
         })?;
-        let header = header(&problem, &config);
+        let header = header(&setup.problem, &setup.config);
         let journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
-        Ok(Run::assemble(
-            problem,
-            oracle,
-            noise,
-            strategy,
-            config,
-            journal,
-            Vec::new(),
-            dir,
-        ))
+        Ok(Run::assemble(setup, journal, Vec::new(), dir))
     }
 
     /// Continues the run journaled in `dir`, which must be the same problem, method and seed.
-    pub fn resume(
-        problem: Problem,
-        oracle: Box<dyn Oracle>,
-        noise: Option<NoiseModel>,
-        strategy: Box<dyn Strategy>,
-        config: RunConfig,
-        dir: &Path,
-    ) -> Result<Run, RunError> {
+    pub fn resume(setup: Setup, dir: &Path) -> Result<Run, RunError> {
         let (journal, found, records) = Journal::resume(&dir.join("journal.jsonl"))?;
-        let expected = header(&problem, &config);
+        let expected = header(&setup.problem, &setup.config);
         if found != expected {
             return Err(RunError::Mismatch(format!(
                 "{} was written by a different run: {} with {} seed {} budget {}, not {} with {} seed {} budget {}",
@@ -168,9 +154,7 @@ impl Run {
                 expected.problem, expected.method, expected.seed, expected.budget
             )));
         }
-        let mut run = Run::assemble(
-            problem, oracle, noise, strategy, config, journal, records, dir,
-        );
+        let mut run = Run::assemble(setup, journal, records, dir);
         run.failures_in_a_row = run
             .records
             .iter()
@@ -180,17 +164,14 @@ impl Run {
         Ok(run)
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn assemble(
-        problem: Problem,
-        oracle: Box<dyn Oracle>,
-        noise: Option<NoiseModel>,
-        strategy: Box<dyn Strategy>,
-        config: RunConfig,
-        journal: Journal,
-        records: Vec<Record>,
-        dir: &Path,
-    ) -> Run {
+    fn assemble(setup: Setup, journal: Journal, records: Vec<Record>, dir: &Path) -> Run {
+        let Setup {
+            problem,
+            oracle,
+            noise,
+            strategy,
+            config,
+        } = setup;
         let space = Space::of(&problem);
         let initial = design::points(config.design, config.init, space.dim(), config.seed);
         Run {
