@@ -180,3 +180,63 @@ fn the_network_stands_for_a_field_even_when_the_file_gives_its_closed_form() {
     let want: Vec<f64> = (0..2).map(|i| ux[i] - 2.0 * xs[i]).collect();
     assert_close(&residual(&p, &net, &points), &want);
 }
+
+/// `laplacian(u)` in 2-D and 5-D is carried as one collapsed coefficient (value, gradient,
+/// sum) and equals u_xx + u_yy (+ ...) read off a full jet; when a term also needs one of
+/// the second derivatives on its own, that one is not collapsed and the result is the same.
+#[test]
+fn a_laplacian_is_carried_collapsed_unless_its_parts_are_needed_alone() {
+    for d in [2usize, 5] {
+        let names: Vec<String> = (1..=d).map(|i| format!("x{i}")).collect();
+        let vars = names
+            .iter()
+            .map(|n| format!("{n} in [0, 1]"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let args = names.join(", ");
+        let placeholders = names
+            .iter()
+            .map(|n| format!("{{{n}}}"))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let text = |pde: &str| {
+            format!("var {vars}\nfield u({args})\npde {pde}\nminimize u\noracle command \"./m {placeholders}\"")
+        };
+        let net = network(d);
+        let rows: Vec<f64> = (0..3 * d).map(|i| (i as f64 * 0.37).fract()).collect();
+        let points = Tensor::from_vec(rows, (3, d), &Device::Cpu).unwrap();
+        let pure: Vec<Vec<usize>> = (0..d).map(|i| vec![i, i]).collect();
+        let full = net
+            .forward_jet(&points, &Arc::new(IndexSet::closure(&pure)))
+            .unwrap();
+        let lap: Vec<f64> = (0..3)
+            .map(|n| {
+                pure.iter()
+                    .map(|a| column(&full.derivative(a).unwrap())[n])
+                    .sum()
+            })
+            .collect();
+        let u_11 = column(&full.derivative(&[0, 0]).unwrap());
+
+        let p = problem(&text("laplacian(u) = 0"));
+        let collapsed = Residual::new(&p, &p.pdes[0], 0).unwrap();
+        assert_eq!(
+            collapsed.network_set().len(),
+            d + 2,
+            "value, {d} first derivatives, the sum"
+        );
+        assert_eq!(collapsed.network_set().sums().len(), 1);
+        assert_close(&column(&collapsed.evaluate(&net, &points).unwrap()), &lap);
+
+        let p = problem(&text(&format!("laplacian(u) + x1*d(u, x1, 2) = 0")));
+        let plain = Residual::new(&p, &p.pdes[0], 0).unwrap();
+        // u_11 is needed alone, so no collapsed sum holds it (in 5-D the lowering's inner
+        // sum of the other terms may still be collapsed, which is as correct and cheaper).
+        let sums = plain.network_set().sums();
+        assert!(sums.iter().flatten().all(|a| *a != vec![0, 0]), "{sums:?}");
+        assert_eq!(sums.is_empty(), d == 2, "{sums:?}");
+        let x1: Vec<f64> = column(&points.narrow(1, 0, 1).unwrap());
+        let want: Vec<f64> = (0..3).map(|n| lap[n] + x1[n] * u_11[n]).collect();
+        assert_close(&column(&plain.evaluate(&net, &points).unwrap()), &want);
+    }
+}

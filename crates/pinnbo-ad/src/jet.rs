@@ -44,10 +44,15 @@ impl Jet {
         let n = points.dim(0)?;
         let column = points.narrow(1, coord, 1)?;
         let mut slices = vec![column.clone()];
-        for alpha in &set.indices()[1..] {
-            let one = alpha.as_slice() == [coord];
-            let fill = if one { 1.0 } else { 0.0 };
-            slices.push((column.zeros_like()? + fill)?);
+        for k in 1..set.len() {
+            // ∂x_c/∂x_c = 1; every other derivative (and every sum of second or higher
+            // order ones) is zero.
+            let ones = set
+                .members(k)
+                .iter()
+                .filter(|a| a.as_slice() == [coord])
+                .count();
+            slices.push((column.zeros_like()? + ones as f64)?);
         }
         let data = Tensor::stack(&slices, 0)?;
         debug_assert_eq!(data.dims(), &[set.len(), n, 1]);
@@ -83,8 +88,16 @@ impl Jet {
         }
     }
 
+    /// The sum entry of these multi-indices (see [`IndexSet::with_sums`]), `[N, W]`.
+    pub fn sum(&self, members: &[crate::multi::MultiIndex]) -> Result<Tensor> {
+        match self.set.find_sum(members) {
+            Some(k) => self.data.get(k),
+            None => candle_core::bail!("the jet does not carry the sum {members:?}"),
+        }
+    }
+
     fn same_set(&self, other: &Jet) -> Result<()> {
-        if !Arc::ptr_eq(&self.set, &other.set) && self.set.indices() != other.set.indices() {
+        if !Arc::ptr_eq(&self.set, &other.set) && *self.set != *other.set {
             candle_core::bail!("jets over different index sets");
         }
         Ok(())
@@ -225,6 +238,7 @@ impl Jet {
 
     /// The same function's jet over a smaller closed set (a subset of this one's).
     pub fn restrict(&self, target: &Arc<IndexSet>) -> Result<Jet> {
+        no_sums(target)?;
         let ids = target
             .indices()
             .iter()
@@ -239,6 +253,7 @@ impl Jet {
     /// The jet of `∂f/∂x_coord` over `target`, read off this one (which must carry every
     /// `α + coord` for α in `target`).
     pub fn differentiate(&self, coord: usize, target: &Arc<IndexSet>) -> Result<Jet> {
+        no_sums(target)?;
         let ids = target
             .indices()
             .iter()
@@ -253,6 +268,14 @@ impl Jet {
         };
         Jet::new(target.clone(), gather(&self.data, &ids)?)
     }
+}
+
+/// Restriction and differentiation map multi-indices only.
+fn no_sums(target: &IndexSet) -> Result<()> {
+    if !target.sums().is_empty() {
+        candle_core::bail!("a jet cannot be restricted or differentiated into sum entries");
+    }
+    Ok(())
 }
 
 /// Rows `ids` of `data` along the first axis.

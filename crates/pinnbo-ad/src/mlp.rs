@@ -220,14 +220,23 @@ impl Mlp {
             .matmul(&w.t()?)?
             .broadcast_add(first.bias.as_tensor())?;
         let mut slices = vec![value];
-        for alpha in &set.indices()[1..] {
-            slices.push(match alpha.as_slice() {
-                [i] if *i < d => w
-                    .narrow(1, *i, 1)?
-                    .t()?
-                    .broadcast_as((n, width))?
-                    .contiguous()?,
-                _ => Tensor::zeros((n, width), points.dtype(), points.device())?,
+        for k in 1..set.len() {
+            // Σ over the entry's first-order members of the column W[:, i]; zero otherwise.
+            let mut slice: Option<Tensor> = None;
+            for alpha in set.members(k) {
+                if let [i] = alpha.as_slice() {
+                    if *i < d {
+                        let column = w.narrow(1, *i, 1)?.t()?;
+                        slice = Some(match slice {
+                            Some(s) => s.broadcast_add(&column)?,
+                            None => column,
+                        });
+                    }
+                }
+            }
+            slices.push(match slice {
+                Some(s) => s.broadcast_as((n, width))?.contiguous()?,
+                None => Tensor::zeros((n, width), points.dtype(), points.device())?,
             });
         }
         let mut jet = Jet::new(set.clone(), Tensor::stack(&slices, 0)?)?;

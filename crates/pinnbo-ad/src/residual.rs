@@ -6,6 +6,11 @@
 //! derivative `d(e, x)` needs of `e` every needed index plus one `x`; products and functions
 //! need the same indices of their operands (closed sets make that enough). The network is run
 //! once, over the union of what its occurrences need.
+//!
+//! A sum of pure derivatives of the field that is only needed as a value — `laplacian(u)`
+//! lowers to `dxx(u) + dyy(u)` — is carried by the network's jet as one collapsed entry
+//! (see [`IndexSet::with_sums`]) when no other term needs its members: for a 2-D Laplacian
+//! four coefficients instead of five, the dominant cost being one matrix product each.
 
 use crate::jet::Jet;
 use crate::mlp::{LayerTrace, Mlp};
@@ -42,6 +47,8 @@ pub struct Residual {
     sets: SetCache,
     /// What the network must carry: the union over the field's occurrences.
     network_set: Arc<IndexSet>,
+    /// The sums of derivatives carried collapsed (each a sum entry of `network_set`).
+    collapsed: Vec<Vec<MultiIndex>>,
 }
 
 impl Residual {
@@ -103,14 +110,93 @@ impl Residual {
             inputs,
             sets: SetCache::default(),
             network_set: Arc::new(IndexSet::value_only()),
+            collapsed: Vec::new(),
         };
-        let mut sets = SetCache::default();
-        let mut wanted: Vec<MultiIndex> = Vec::new();
-        let value = sets.get(&[]);
-        residual.collect(&residual.expr, &value, &mut sets, &mut wanted);
-        residual.network_set = sets.get(&wanted);
-        residual.sets = sets;
-        Ok(residual)
+        // Start from every collapsible sum; drop those whose members another term needs
+        // (carrying both would only add work), until no more drop.
+        let mut candidates = Vec::new();
+        residual
+            .expr
+            .visit(&mut |e| candidates.extend(residual.collapsible(e)));
+        residual.collapsed = candidates;
+        loop {
+            let mut sets = SetCache::default();
+            let (mut wanted, mut sums) = (Vec::new(), Vec::new());
+            let value = sets.get(&[]);
+            residual.collect(&residual.expr, &value, &mut sets, &mut wanted, &mut sums);
+            let plain = IndexSet::closure(&wanted);
+            let kept: Vec<Vec<MultiIndex>> = residual
+                .collapsed
+                .iter()
+                .filter(|s| s.iter().all(|a| plain.find(a).is_none()))
+                .cloned()
+                .collect();
+            if kept.len() == residual.collapsed.len() {
+                sums.sort();
+                sums.dedup();
+                residual.network_set = Arc::new(IndexSet::with_sums(&wanted, &sums));
+                residual.collapsed = sums;
+                residual.sets = sets;
+                return Ok(residual);
+            }
+            residual.collapsed = kept;
+        }
+    }
+
+    /// The multi-index of a pure derivative of the network's field, `d(..d(u, x)..)`.
+    fn pure_derivative(&self, e: &Expr) -> Option<MultiIndex> {
+        let mut alpha = Vec::new();
+        let mut node = e;
+        loop {
+            match node {
+                Expr::Diff { expr, wrt } => {
+                    alpha.push(*self.inputs.get(wrt)?);
+                    node = expr;
+                }
+                Expr::Field(f) if *f == self.field => break,
+                _ => return None,
+            }
+        }
+        alpha.sort_unstable();
+        Some(alpha)
+    }
+
+    /// `e` as a sum of at least two distinct pure derivatives of the field, all of one order
+    /// of at least two: its members, sorted.
+    fn collapsible(&self, e: &Expr) -> Option<Vec<MultiIndex>> {
+        fn terms<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+            match e {
+                Expr::Binary(BinaryOp::Add, a, b) => {
+                    terms(a, out);
+                    terms(b, out);
+                }
+                other => out.push(other),
+            }
+        }
+        if !matches!(e, Expr::Binary(BinaryOp::Add, ..)) {
+            return None;
+        }
+        let mut leaves = Vec::new();
+        terms(e, &mut leaves);
+        let mut members = leaves
+            .iter()
+            .map(|t| self.pure_derivative(t))
+            .collect::<Option<Vec<MultiIndex>>>()?;
+        let order = members[0].len();
+        members.sort();
+        members.dedup();
+        let distinct = members.len() == leaves.len();
+        (distinct && order >= 2 && members.iter().all(|a| a.len() == order)).then_some(members)
+    }
+
+    /// `e` at value-only evaluation, if it is carried as a collapsed sum.
+    fn collapsed_sum(&self, e: &Expr) -> Option<Vec<MultiIndex>> {
+        self.collapsible(e).filter(|s| self.collapsed.contains(s))
+    }
+
+    /// What the network's jet carries for this residual (multi-indices and collapsed sums).
+    pub fn network_set(&self) -> &Arc<IndexSet> {
+        &self.network_set
     }
 
     /// The highest derivative order the network needs.
@@ -141,28 +227,36 @@ impl Residual {
         Ok((jet.value()?.flatten_all()?, traces))
     }
 
-    /// Records the multi-indices the network must carry for `e` evaluated over `set`.
+    /// Records the multi-indices (and collapsed sums) the network must carry for `e`
+    /// evaluated over `set`.
     fn collect(
         &self,
         e: &Expr,
         set: &Arc<IndexSet>,
         sets: &mut SetCache,
         out: &mut Vec<MultiIndex>,
+        sums: &mut Vec<Vec<MultiIndex>>,
     ) {
+        if set.len() == 1 {
+            if let Some(sum) = self.collapsed_sum(e) {
+                sums.push(sum);
+                return;
+            }
+        }
         match e {
             Expr::Field(_) => out.extend(set.indices().iter().cloned()),
             Expr::Diff { expr, wrt } => {
                 let inner = sets.get(&SetCache::shift(set, self.inputs[wrt]));
-                self.collect(expr, &inner, sets, out);
+                self.collect(expr, &inner, sets, out, sums);
             }
-            Expr::Neg(a) => self.collect(a, set, sets, out),
+            Expr::Neg(a) => self.collect(a, set, sets, out, sums),
             Expr::Binary(_, a, b) => {
-                self.collect(a, set, sets, out);
-                self.collect(b, set, sets, out);
+                self.collect(a, set, sets, out, sums);
+                self.collect(b, set, sets, out, sums);
             }
-            Expr::Call(_, args) | Expr::Operator { args, .. } => {
-                args.iter().for_each(|a| self.collect(a, set, sets, out))
-            }
+            Expr::Call(_, args) | Expr::Operator { args, .. } => args
+                .iter()
+                .for_each(|a| self.collect(a, set, sets, out, sums)),
             Expr::Const(_) | Expr::Coord(_) => {}
         }
     }
@@ -288,6 +382,11 @@ impl Evaluation<'_> {
             .flatten()
         {
             return constant(c);
+        }
+        if set.len() == 1 {
+            if let Some(sum) = self.residual.collapsed_sum(e) {
+                return Jet::new(set.clone(), self.network.sum(&sum)?.unsqueeze(0)?);
+            }
         }
         match e {
             Expr::Const(c) => constant(*c),
