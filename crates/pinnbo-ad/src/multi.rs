@@ -352,7 +352,7 @@ mod tests {
             .iter()
             .map(|t| (t.left, t.right, t.coef))
             .collect();
-        products.sort_by(|a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+        products.sort_by_key(|t| (t.0, t.1));
         assert_eq!(
             products,
             vec![(0, 3, 1.0), (1, 1, 2.0), (2, 2, 2.0), (3, 0, 1.0)]
