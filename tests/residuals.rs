@@ -228,7 +228,7 @@ fn a_laplacian_is_carried_collapsed_unless_its_parts_are_needed_alone() {
         assert_eq!(collapsed.network_set().sums().len(), 1);
         assert_close(&column(&collapsed.evaluate(&net, &points).unwrap()), &lap);
 
-        let p = problem(&text(&format!("laplacian(u) + x1*d(u, x1, 2) = 0")));
+        let p = problem(&text("laplacian(u) + x1*d(u, x1, 2) = 0"));
         let plain = Residual::new(&p, &p.pdes[0], 0).unwrap();
         // u_11 is needed alone, so no collapsed sum holds it (in 5-D the lowering's inner
         // sum of the other terms may still be collapsed, which is as correct and cheaper).
