@@ -57,7 +57,7 @@ const QUADRATIC: &str = "problem \"quadratic\"\nvar x1 in [-2, 3], x2 in [0, 1]\
 #[test]
 fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
     let dir = scratch("solve-methods", QUADRATIC, &[]);
-    for method in ["gp-ei", "gp-ucb", "gp-ts", "random"] {
+    for method in ["neural-bo", "gp-ei", "gp-ucb", "gp-ts", "random"] {
         let run = |out: &str, seed: &str| {
             let o = pinnbo(
                 &dir,

@@ -1,7 +1,7 @@
 //! Gram blocks of tangent features: the per-layer fast path against explicit Jacobians.
 
 use candle_core::{DType, Device, Tensor};
-use pinnbo_ad::tangent::{gram, jacobian, Factors};
+use pinnbo_ad::tangent::{gram, gram_diagonal, jacobian, Factors};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization, Residual};
 use pinnbo_dsl::{compile, Source};
 
@@ -63,6 +63,13 @@ fn fast_gram_blocks_equal_explicit_jacobian_products() {
                 d < 1e-10,
                 "{parameterization:?}/{activation:?}: relative difference {d:e}"
             );
+        }
+        // The diagonal alone, for values and for residual features (K > 1 coefficients).
+        for (f, rows) in [(&fu, &phi), (&fr, &omega)] {
+            let fast = gram_diagonal(f).unwrap();
+            let brute = rows.sqr().unwrap().sum(1).unwrap();
+            let d = max_difference(&fast, &brute);
+            assert!(d < 1e-10, "diagonal: relative difference {d:e}");
         }
     }
 }

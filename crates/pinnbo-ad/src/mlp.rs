@@ -20,6 +20,17 @@ pub enum Activation {
 }
 
 impl Activation {
+    /// By the name the DSL's `activation` setting uses.
+    pub fn from_name(name: &str) -> Option<Activation> {
+        match name {
+            "tanh" => Some(Activation::Tanh),
+            "sin" => Some(Activation::Sin),
+            "softplus" => Some(Activation::Softplus),
+            "relu" => Some(Activation::Relu),
+            _ => None,
+        }
+    }
+
     fn scalar(self) -> ScalarFn {
         match self {
             Activation::Tanh => ScalarFn::Tanh,
@@ -156,16 +167,31 @@ impl Mlp {
         }
     }
 
-    /// h at `points` (`[N, inputs]`), `[N, 1]`.
-    pub fn forward(&self, points: &Tensor) -> Result<Tensor> {
+    /// The last hidden layer's activations φ(x) at `points`, `[N, width]`: the input of the
+    /// output layer (NeuralBO's static features are built from them).
+    pub fn last_hidden(&self, points: &Tensor) -> Result<Tensor> {
         let mut x = points.clone();
-        for (l, layer) in self.layers.iter().enumerate() {
+        for layer in &self.layers[..self.layers.len() - 1] {
             let w = self.scaled_weight(layer)?;
             x = x.matmul(&w.t()?)?.broadcast_add(layer.bias.as_tensor())?;
-            if l + 1 < self.layers.len() {
-                x = derivatives(self.config.activation.scalar(), &x, 0)?.swap_remove(0);
-            }
+            x = derivatives(self.config.activation.scalar(), &x, 0)?.swap_remove(0);
         }
+        Ok(x)
+    }
+
+    /// The output layer's scale times the output scale: `h = factor · W_L φ + output_scale · b_L`.
+    pub fn output_layer_factor(&self) -> f64 {
+        self.layers.last().map_or(1.0, |l| l.scale) * self.output_scale
+    }
+
+    /// h at `points` (`[N, inputs]`), `[N, 1]`.
+    pub fn forward(&self, points: &Tensor) -> Result<Tensor> {
+        let last = self.layers.last().expect("a network has an output layer");
+        let w = self.scaled_weight(last)?;
+        let x = self
+            .last_hidden(points)?
+            .matmul(&w.t()?)?
+            .broadcast_add(last.bias.as_tensor())?;
         if self.output_scale == 1.0 {
             Ok(x)
         } else {

@@ -76,6 +76,28 @@ pub fn gram(x: &Factors, y: &Factors) -> Result<Tensor> {
     total.ok_or_else(|| candle_core::Error::Msg("a network without layers".into()))
 }
 
+/// The diagonal of `gram(x, x)`, `[N]`: each point's `<∇r(x), ∇r(x)>`, without the N x N
+/// block.
+pub fn gram_diagonal(x: &Factors) -> Result<Tensor> {
+    let mut total: Option<Tensor> = None;
+    for (dx, ax, s) in &x.layers {
+        let k = dx.dim(0)?;
+        let mut diag = dx.get(0)?.sqr()?.sum(1)?;
+        for a in 0..k {
+            for b in 0..k {
+                let signal = (dx.get(a)? * dx.get(b)?)?.sum(1)?;
+                let input = (ax.get(a)? * ax.get(b)?)?.sum(1)?;
+                diag = (diag + ((signal * input)? * (s * s))?)?;
+            }
+        }
+        total = Some(match total {
+            None => diag,
+            Some(t) => (t + diag)?,
+        });
+    }
+    total.ok_or_else(|| candle_core::Error::Msg("a network without layers".into()))
+}
+
 /// Brute force: the rows ∇_θ r_i for each output r_i of `outputs` (a closure producing the
 /// `[N]` outputs at the current weights), `[N, p]`.
 pub fn jacobian(net: &Mlp, outputs: impl Fn() -> Result<Tensor>) -> Result<Tensor> {

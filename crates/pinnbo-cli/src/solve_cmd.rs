@@ -38,7 +38,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let strategy = match methods::strategy(&problem, &config.method) {
+    let strategy = match methods::strategy(&problem, &config.method, config.seed) {
         Ok(s) => s,
         Err(msg) => {
             eprintln!("error: {msg}");

@@ -58,6 +58,17 @@ impl Spd {
         (0..b.len()).map(|i| rhs[(i, 0)]).collect()
     }
 
+    /// `L⁻¹ B` for every column of `B`.
+    pub fn half_solve_columns(&self, b: &Mat<f64>) -> Mat<f64> {
+        let mut rhs = b.clone();
+        faer::linalg::triangular_solve::solve_lower_triangular_in_place(
+            self.llt.L(),
+            rhs.as_mut(),
+            faer::Par::Seq,
+        );
+        rhs
+    }
+
     pub fn log_det(&self) -> f64 {
         let l = self.llt.L();
         2.0 * (0..l.nrows()).map(|i| l[(i, i)].ln()).sum::<f64>()

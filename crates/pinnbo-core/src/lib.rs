@@ -12,6 +12,7 @@ pub mod gp;
 pub mod gp_bo;
 pub mod journal;
 pub mod methods;
+pub mod neural_bo;
 pub mod oracle;
 pub mod outputs;
 pub mod run;

@@ -3,16 +3,22 @@
 use crate::acquisition::Search;
 use crate::gp::Kernel;
 use crate::gp_bo::{GpAcquisition, GpBo};
+use crate::neural_bo::{Features, NeuralBo, NeuralBoConfig};
 use crate::strategy::{RandomSearch, Strategy};
+use pinnbo_ad::Activation;
+
+/// Mixed into the run's seed for network initialization, so weights and designs differ.
+const NEURAL_SEED: u64 = 0x6e65_7572_616c;
 use pinnbo_dsl::ir::Settings;
 use pinnbo_dsl::Problem;
 
 /// The methods `pinnbo solve` runs today.
-pub const AVAILABLE: &[&str] = &["gp-ei", "gp-ucb", "gp-ts", "random"];
+pub const AVAILABLE: &[&str] = &["neural-bo", "gp-ei", "gp-ucb", "gp-ts", "random"];
 
 /// The strategy for `name`, configured by the file's `method` block when it names the same
-/// method (settings of another method do not apply).
-pub fn strategy(problem: &Problem, name: &str) -> Result<Box<dyn Strategy>, String> {
+/// method (settings of another method do not apply). `seed` is the run's: it fixes the
+/// initial weights of neural surrogates.
+pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Strategy>, String> {
     let empty = Settings::default();
     let settings = match &problem.method {
         Some(m) if m.name == name => &m.settings,
@@ -41,6 +47,28 @@ pub fn strategy(problem: &Problem, name: &str) -> Result<Box<dyn Strategy>, Stri
         "gp-ucb" => gp(GpAcquisition::ConfidenceBound),
         "gp-ts" => gp(GpAcquisition::ThompsonSampling),
         "random" => Box::new(RandomSearch),
+        "neural-bo" => {
+            let defaults = NeuralBoConfig::default();
+            let int = |key: &str, default: usize| settings.int(key).map_or(default, |v| v as usize);
+            let config = NeuralBoConfig {
+                width: int("width", defaults.width),
+                depth: int("depth", defaults.depth),
+                activation: settings
+                    .name("activation")
+                    .and_then(Activation::from_name)
+                    .unwrap_or(defaults.activation),
+                lambda: settings.number("lambda").unwrap_or(defaults.lambda),
+                nu: settings.number("nu").unwrap_or(defaults.nu),
+                epochs: int("epochs", defaults.epochs),
+                lr: settings.number("lr").unwrap_or(defaults.lr),
+                candidates: int("candidates", defaults.candidates),
+                features: match settings.name("features") {
+                    Some("dynamic") => Features::Dynamic,
+                    _ => Features::Static,
+                },
+            };
+            Box::new(NeuralBo::new(config, problem.dim(), seed ^ NEURAL_SEED).map_err(|e| e.0)?)
+        }
         other if pinnbo_dsl::method_names().any(|m| m == other) => {
             return Err(format!(
                 "method `{other}` is not available in this version yet; available: {}",
