@@ -251,12 +251,7 @@ impl GpModel {
     }
 
     fn cross(&self, u: &[f64]) -> Vec<f64> {
-        let inv_l2: Vec<f64> = self
-            .hyper
-            .log_lengthscales
-            .iter()
-            .map(|l| (-2.0 * l).exp())
-            .collect();
+        let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
         self.x
             .iter()
@@ -296,12 +291,7 @@ impl GpModel {
             .map(|k| k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum())
             .collect();
         let half: Vec<Vec<f64>> = cross.iter().map(|k| self.spd.half_solve(k)).collect();
-        let inv_l2: Vec<f64> = self
-            .hyper
-            .log_lengthscales
-            .iter()
-            .map(|l| (-2.0 * l).exp())
-            .collect();
+        let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
         let cov = Mat::from_fn(n, n, |i, j| {
             let prior = s2
