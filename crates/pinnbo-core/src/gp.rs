@@ -86,12 +86,18 @@ fn scaled_r2(a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
         .sum()
 }
 
+impl Hyper {
+    /// `1 / l_a²` per input: the weights of the scaled squared distance.
+    fn inverse_squared_lengthscales(&self) -> Vec<f64> {
+        self.log_lengthscales
+            .iter()
+            .map(|l| (-2.0 * l).exp())
+            .collect()
+    }
+}
+
 fn covariance(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
-    let inv_l2: Vec<f64> = h
-        .log_lengthscales
-        .iter()
-        .map(|l| (-2.0 * l).exp())
-        .collect();
+    let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
     Mat::from_fn(n, n, |i, j| {
@@ -122,11 +128,7 @@ fn nll_and_gradient(
     // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ)
     let kinv = spd.inverse();
     let w = |i: usize, j: usize| kinv[(i, j)] - alpha[i] * alpha[j];
-    let inv_l2: Vec<f64> = h
-        .log_lengthscales
-        .iter()
-        .map(|l| (-2.0 * l).exp())
-        .collect();
+    let inv_l2 = h.inverse_squared_lengthscales();
     let s2 = h.log_signal.exp();
     let mut grad = vec![0.0; d + 2];
     for i in 0..n {
