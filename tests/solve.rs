@@ -293,3 +293,43 @@ fn a_command_oracle_needs_allow_exec() {
     assert!(err.contains("problem.pde:5:"), "{err}");
     assert!(!dir.join("run/journal.jsonl").exists());
 }
+
+#[test]
+fn the_default_folder_never_overwrites_an_earlier_run() {
+    let dir = scratch("solve-default-folder", QUADRATIC, &[]);
+    for expected in [
+        "quadratic-random-seed0",
+        "quadratic-random-seed0-2",
+        "quadratic-random-seed0-3",
+    ] {
+        let o = pinnbo(
+            &dir,
+            &[
+                "solve",
+                "problem.pde",
+                "--method",
+                "random",
+                "--budget",
+                "5",
+                "--quiet",
+            ],
+        );
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        assert_eq!(records(&dir.join(expected)).len(), 5, "{expected}");
+    }
+    // An explicit --out that holds a run is refused, pointing at --resume.
+    let o = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--method",
+            "random",
+            "--out",
+            "quadratic-random-seed0",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(1));
+    assert!(text(&o.stderr)
+        .contains("already holds a run; continue it with --resume quadratic-random-seed0"));
+}

@@ -78,7 +78,8 @@ pub enum Command {
         /// Total evaluations, the initial design included.
         #[arg(long)]
         budget: Option<usize>,
-        /// Output folder (default ./<problem>-<method>-seed<seed>).
+        /// Output folder (default ./<problem>-<method>-seed<seed>, or with -2, -3, .. appended
+        /// when that holds a run already).
         #[arg(long)]
         out: Option<PathBuf>,
         /// Continue the run journaled in this folder.

@@ -148,10 +148,17 @@ fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), Str
     let dir = match (&o.resume, &o.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(dir)) => dir.clone(),
-        (None, None) => PathBuf::from(format!(
-            "{}-{}-seed{}",
-            problem.name, config.method, config.seed
-        )),
+        // The default folder never clobbers an earlier run: -2, -3, .. are tried in turn.
+        (None, None) => {
+            let base = format!("{}-{}-seed{}", problem.name, config.method, config.seed);
+            (1..)
+                .map(|k| match k {
+                    1 => PathBuf::from(&base),
+                    _ => PathBuf::from(format!("{base}-{k}")),
+                })
+                .find(|d| !d.join("journal.jsonl").exists())
+                .expect("an unused folder name")
+        }
     };
     if o.resume.is_none() && dir.join("journal.jsonl").exists() {
         return Err(format!(
