@@ -97,6 +97,7 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
         let history = std::fs::read_to_string(dir.join(format!("{method}-a/history.csv"))).unwrap();
         assert_eq!(history.lines().count(), 10);
         assert!(dir.join(format!("{method}-a/convergence.png")).exists());
+        assert!(dir.join(format!("{method}-a/evaluations.png")).exists());
     }
     // The model-based methods beat the initial design on this smooth bowl.
     let best = |out: &str| {

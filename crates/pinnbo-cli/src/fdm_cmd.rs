@@ -172,6 +172,7 @@ fn write_outputs(
                         ("min", min.point[0], min.value),
                         ("max", max.point[0], max.value),
                     ],
+                    samples: &[],
                 },
             )
             .map_err(|e| e.to_string())?;
@@ -193,6 +194,7 @@ fn write_outputs(
                         ("min", min.point[0], min.point[1]),
                         ("max", max.point[0], max.point[1]),
                     ],
+                    samples: &[],
                 },
             )
             .map_err(|e| e.to_string())?;
@@ -221,6 +223,7 @@ fn write_outputs(
                         value: &value,
                         resolution: (s.field.axes[0].n, s.field.axes[1].n),
                         marks: &[],
+                        samples: &[],
                     },
                 )
                 .map_err(|e| e.to_string())?;

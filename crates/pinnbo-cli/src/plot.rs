@@ -48,6 +48,8 @@ pub struct Line<'a> {
     pub y_label: &'a str,
     pub points: &'a [(f64, f64)],
     pub marks: &'a [(&'a str, f64, f64)],
+    /// Unlabelled sample points (an optimizer's evaluations), drawn as dots.
+    pub samples: &'a [(f64, f64)],
 }
 
 /// A scalar function of two coordinates, shown in colour with a colour bar.
@@ -60,6 +62,8 @@ pub struct HeatMap<'a> {
     /// Nodes along each axis of the underlying grid (cells are never finer than these).
     pub resolution: (usize, usize),
     pub marks: &'a [(&'a str, f64, f64)],
+    /// Unlabelled sample points (an optimizer's evaluations), drawn as dots.
+    pub samples: &'a [(f64, f64)],
 }
 
 /// Draws with `$body` to `$path`, PNG or SVG by its extension.
@@ -109,6 +113,25 @@ fn padded(lo: f64, hi: f64) -> (f64, f64) {
 
 /// Circled points with labels beside them; a label goes on the left of a point in the right
 /// half, so that it stays inside the picture.
+fn draw_samples<DB: DrawingBackend>(
+    chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
+    samples: &[(f64, f64)],
+    colour: RGBColor,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .draw_series(
+            samples
+                .iter()
+                .filter(|p| p.0.is_finite() && p.1.is_finite())
+                .map(|&p| Circle::new(p, 3, colour.filled())),
+        )
+        .map_err(text)?;
+    Ok(())
+}
+
 fn draw_marks<DB: DrawingBackend>(
     chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     marks: impl Iterator<Item = ((f64, f64), String)>,
@@ -143,7 +166,8 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(text)?;
-    let finite = plot.points.iter().map(|p| p.1).filter(|v| v.is_finite());
+    let values = plot.points.iter().chain(plot.samples).map(|p| p.1);
+    let finite = values.filter(|v| v.is_finite());
     let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
         (a.min(v), b.max(v))
     });
@@ -168,6 +192,7 @@ where
             BLUE.stroke_width(2),
         ))
         .map_err(text)?;
+    draw_samples(&mut chart, plot.samples, BLACK)?;
     let marks = plot
         .marks
         .iter()
@@ -241,6 +266,7 @@ where
                 .map(|&(x, y, v)| Rectangle::new([(x, y), (x + dx, y + dy)], colour(v).filled())),
         )
         .map_err(text)?;
+    draw_samples(&mut chart, plot.samples, WHITE)?;
     let marks = plot
         .marks
         .iter()

@@ -1,7 +1,7 @@
 //! `pinnbo solve`: run an optimization on a problem file, journaled and resumable, with a
 //! progress bar and a final report; writes summary.json, history.csv and a convergence plot.
 
-use crate::plot::{self, Line, Scale};
+use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::journal::Header;
 use pinnbo_core::oracle::{self, NoiseModel};
@@ -225,6 +225,7 @@ fn write_outputs(run: &Run, summary: &Summary) -> Result<(), String> {
     let dir = run.dir();
     outputs::write(dir, run.problem(), summary, run.records())
         .map_err(|e| format!("{}: {e}", dir.display()))?;
+    draw_evaluations(run)?;
     let best = outputs::best_so_far(run.problem(), run.records());
     let points: Vec<(f64, f64)> = best
         .iter()
@@ -252,8 +253,70 @@ fn write_outputs(run: &Run, summary: &Summary) -> Result<(), String> {
             y_label: "best feasible objective so far",
             points: &points,
             marks: &[],
+            samples: &[],
         },
     )
+    .map_err(|e| e.to_string())
+}
+
+/// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
+/// true objective (the reference field's, for FDM), as `evaluations.png`.
+fn draw_evaluations(run: &Run) -> Result<(), String> {
+    let p = run.problem();
+    let dim = p.dim();
+    if !(1..=2).contains(&dim) || matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_)) {
+        return Ok(());
+    }
+    let oracle =
+        std::cell::RefCell::new(oracle::from_problem(p, false).map_err(|e| e.to_string())?);
+    let truth = |x: &[f64]| {
+        oracle
+            .borrow_mut()
+            .evaluate(x)
+            .map_or(f64::NAN, |e| e.objective)
+    };
+    let path = run.dir().join("evaluations.png");
+    let title = format!("{}: evaluations ({})", p.name, run.config().method);
+    let scale = |i: usize| Scale {
+        label: &p.coords[i].name,
+        lo: p.coords[i].lo,
+        hi: p.coords[i].hi,
+    };
+    let records = run.records().iter().filter(|r| r.observed.is_some());
+    if dim == 1 {
+        let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
+        let curve: Vec<(f64, f64)> = (0..=400)
+            .map(|i| lo + (hi - lo) * i as f64 / 400.0)
+            .map(|x| (x, truth(&[x])))
+            .collect();
+        let samples: Vec<(f64, f64)> = records.map(|r| (r.x[0], truth(&r.x))).collect();
+        plot::line(
+            &path,
+            &Line {
+                title: &title,
+                x: scale(0),
+                y_label: "objective",
+                points: &curve,
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    } else {
+        let samples: Vec<(f64, f64)> = records.map(|r| (r.x[0], r.x[1])).collect();
+        plot::heat_map(
+            &path,
+            &HeatMap {
+                title: &title,
+                x: scale(0),
+                y: scale(1),
+                value_label: "objective",
+                value: &|x, y| truth(&[x, y]),
+                resolution: (120, 120),
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    }
     .map_err(|e| e.to_string())
 }
 
