@@ -246,8 +246,9 @@ impl IndexSet {
     }
 }
 
-/// Members sorted inside and among themselves, duplicates removed.
-fn normalized(members: &[MultiIndex]) -> Vec<MultiIndex> {
+/// Multi-indices sorted inside and among themselves, duplicates removed: the canonical form
+/// of a list of multi-indices (sum members, index-set keys).
+pub(crate) fn normalized(members: &[MultiIndex]) -> Vec<MultiIndex> {
     let mut out: Vec<MultiIndex> = members
         .iter()
         .map(|a| {

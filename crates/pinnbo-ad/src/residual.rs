@@ -191,6 +191,9 @@ impl Residual {
 
     /// `e` at value-only evaluation, if it is carried as a collapsed sum.
     fn collapsed_sum(&self, e: &Expr) -> Option<Vec<MultiIndex>> {
+        if self.collapsed.is_empty() {
+            return None;
+        }
         self.collapsible(e).filter(|s| self.collapsed.contains(s))
     }
 
@@ -268,17 +271,7 @@ struct SetCache(HashMap<Vec<MultiIndex>, Arc<IndexSet>>);
 
 impl SetCache {
     fn key(wanted: &[MultiIndex]) -> Vec<MultiIndex> {
-        let mut key: Vec<MultiIndex> = wanted
-            .iter()
-            .map(|a| {
-                let mut a = a.clone();
-                a.sort_unstable();
-                a
-            })
-            .collect();
-        key.sort();
-        key.dedup();
-        key
+        crate::multi::normalized(wanted)
     }
 
     fn get(&mut self, wanted: &[MultiIndex]) -> Arc<IndexSet> {

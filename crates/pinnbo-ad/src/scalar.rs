@@ -53,13 +53,9 @@ pub fn derivatives(g: ScalarFn, x: &Tensor, order: usize) -> Result<Vec<Tensor>>
             }
         }
         ScalarFn::Tanh => {
-            // tanh^(k) = P_k(t) with P_0 = t and P_{k+1} = P_k'(t) (1 - t²).
             let t = x.tanh()?;
-            let mut p = vec![0.0, 1.0];
-            out.push(t.clone());
-            for _ in 0..order {
-                p = times(&derive(&p), &[1.0, 0.0, -1.0]);
-                out.push(polynomial(&t, &p)?);
+            for p in &derivative_polynomials(g, order) {
+                out.push(polynomial(&t, p)?);
             }
         }
         ScalarFn::Softplus => {
@@ -68,11 +64,8 @@ pub fn derivatives(g: ScalarFn, x: &Tensor, order: usize) -> Result<Vec<Tensor>>
             out.push(softplus);
             if order >= 1 {
                 let s = (x.neg()?.exp()? + 1.0)?.recip()?;
-                let mut q = vec![0.0, 1.0];
-                out.push(s.clone());
-                for _ in 1..order {
-                    q = times(&derive(&q), &[0.0, 1.0, -1.0]);
-                    out.push(polynomial(&s, &q)?);
+                for q in &derivative_polynomials(g, order)[1..] {
+                    out.push(polynomial(&s, q)?);
                 }
             }
         }
@@ -136,23 +129,11 @@ pub struct PointDerivatives {
 
 impl PointDerivatives {
     pub fn new(g: ScalarFn, order: usize) -> PointDerivatives {
-        let mut polys = vec![vec![0.0, 1.0]];
-        let factor = match g {
-            ScalarFn::Tanh => Some([1.0, 0.0, -1.0]),
-            ScalarFn::Softplus => Some([0.0, 1.0, -1.0]),
-            _ => None,
-        };
-        if let Some(factor) = factor {
-            for _ in 0..order {
-                let next = times(&derive(polys.last().expect("non-empty")), &factor);
-                polys.push(next);
-            }
-            if g == ScalarFn::Softplus {
-                // Q_1 = s is the first derivative: shift so that index k is g^(k).
-                polys.insert(0, Vec::new());
-            }
+        PointDerivatives {
+            g,
+            order,
+            polys: derivative_polynomials(g, order),
         }
-        PointDerivatives { g, order, polys }
     }
 
     pub fn order(&self) -> usize {
@@ -271,6 +252,26 @@ impl PointDerivatives {
             }
         }
     }
+}
+
+/// For tanh and softplus, whose derivatives are polynomials in one variable (t = tanh x, or
+/// s = sigmoid x): entry k holds the coefficients of g^(k), k = 0..=order (softplus's entry 0
+/// is empty: softplus itself is no polynomial in s). Empty for every other function.
+///
+/// tanh: P_0 = t, P_{k+1} = P_k'(t) (1 − t²). softplus: Q_1 = s, Q_{k+1} = Q_k'(s) s (1 − s).
+fn derivative_polynomials(g: ScalarFn, order: usize) -> Vec<Vec<f64>> {
+    let (factor, first) = match g {
+        ScalarFn::Tanh => ([1.0, 0.0, -1.0], 0),
+        ScalarFn::Softplus => ([0.0, 1.0, -1.0], 1),
+        _ => return Vec::new(),
+    };
+    let mut polys = vec![Vec::new(); first];
+    polys.push(vec![0.0, 1.0]);
+    while polys.len() <= order {
+        let next = times(&derive(polys.last().expect("non-empty")), &factor);
+        polys.push(next);
+    }
+    polys
 }
 
 /// log(1 + e^x) without overflow for large x.

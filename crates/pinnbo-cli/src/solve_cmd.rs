@@ -3,7 +3,7 @@
 
 use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
-use pinnbo_core::journal::Header;
+use pinnbo_core::journal;
 use pinnbo_core::oracle::{self, NoiseModel};
 use pinnbo_core::run::{Run, RunConfig, RunError, Setup};
 use pinnbo_core::{methods, outputs, Summary};
@@ -81,7 +81,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
     };
     let outcome = drive(&mut run, options.quiet || options.json);
     let summary = run.summary();
-    if let Err(e) = write_outputs(&run, &summary) {
+    if let Err(e) = write_outputs(&mut run, &summary) {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
@@ -126,7 +126,7 @@ fn report_setup(problem: &Problem, e: oracle::SetupError, style: Style) {
 fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), String> {
     let mut config = RunConfig::from_problem(problem);
     if let Some(dir) = &o.resume {
-        let header = read_header(&dir.join("journal.jsonl"))?;
+        let header = journal::read_header(&dir.join("journal.jsonl")).map_err(|e| e.to_string())?;
         config.method = header.method;
         config.seed = header.seed;
         config.budget = header.budget;
@@ -168,13 +168,6 @@ fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), Str
         ));
     }
     Ok((config, dir))
-}
-
-fn read_header(path: &Path) -> Result<Header, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let first = text.lines().next().unwrap_or("");
-    serde_json::from_str(first)
-        .map_err(|e| format!("{}: not a pinnbo journal ({e})", path.display()))
 }
 
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal).
@@ -221,11 +214,11 @@ fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
     Ok(())
 }
 
-fn write_outputs(run: &Run, summary: &Summary) -> Result<(), String> {
-    let dir = run.dir();
-    outputs::write(dir, run.problem(), summary, run.records())
-        .map_err(|e| format!("{}: {e}", dir.display()))?;
+fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {
+    outputs::write(run.dir(), run.problem(), summary, run.records())
+        .map_err(|e| format!("{}: {e}", run.dir().display()))?;
     draw_evaluations(run)?;
+    let dir = run.dir();
     let best = outputs::best_so_far(run.problem(), run.records());
     let points: Vec<(f64, f64)> = best
         .iter()
@@ -261,35 +254,40 @@ fn write_outputs(run: &Run, summary: &Summary) -> Result<(), String> {
 
 /// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
 /// true objective (the reference field's, for FDM), as `evaluations.png`.
-fn draw_evaluations(run: &Run) -> Result<(), String> {
-    let p = run.problem();
+fn draw_evaluations(run: &mut Run) -> Result<(), String> {
+    let p = run.problem().clone();
     let dim = p.dim();
     if !(1..=2).contains(&dim) || matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_)) {
         return Ok(());
     }
-    let oracle =
-        std::cell::RefCell::new(oracle::from_problem(p, false).map_err(|e| e.to_string())?);
+    let path = run.dir().join("evaluations.png");
+    let title = format!("{}: evaluations ({})", p.name, run.config().method);
+    let evaluated: Vec<Vec<f64>> = run
+        .records()
+        .iter()
+        .filter(|r| r.observed.is_some())
+        .map(|r| r.x.clone())
+        .collect();
+    // The run's own oracle (closed form or the already solved field): nothing is re-solved.
+    let oracle = std::cell::RefCell::new(run.oracle_mut());
     let truth = |x: &[f64]| {
         oracle
             .borrow_mut()
             .evaluate(x)
             .map_or(f64::NAN, |e| e.objective)
     };
-    let path = run.dir().join("evaluations.png");
-    let title = format!("{}: evaluations ({})", p.name, run.config().method);
     let scale = |i: usize| Scale {
         label: &p.coords[i].name,
         lo: p.coords[i].lo,
         hi: p.coords[i].hi,
     };
-    let records = run.records().iter().filter(|r| r.observed.is_some());
     if dim == 1 {
         let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
         let curve: Vec<(f64, f64)> = (0..=400)
             .map(|i| lo + (hi - lo) * i as f64 / 400.0)
             .map(|x| (x, truth(&[x])))
             .collect();
-        let samples: Vec<(f64, f64)> = records.map(|r| (r.x[0], truth(&r.x))).collect();
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|x| (x[0], truth(x))).collect();
         plot::line(
             &path,
             &Line {
@@ -302,7 +300,7 @@ fn draw_evaluations(run: &Run) -> Result<(), String> {
             },
         )
     } else {
-        let samples: Vec<(f64, f64)> = records.map(|r| (r.x[0], r.x[1])).collect();
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|x| (x[0], x[1])).collect();
         plot::heat_map(
             &path,
             &HeatMap {

@@ -49,13 +49,8 @@ impl Spd {
 
     /// `L⁻¹ b`, whose squared norm is `bᵀ K⁻¹ b`.
     pub fn half_solve(&self, b: &[f64]) -> Vec<f64> {
-        let mut rhs = Mat::from_fn(b.len(), 1, |i, _| b[i]);
-        faer::linalg::triangular_solve::solve_lower_triangular_in_place(
-            self.llt.L(),
-            rhs.as_mut(),
-            faer::Par::Seq,
-        );
-        (0..b.len()).map(|i| rhs[(i, 0)]).collect()
+        let solved = self.half_solve_columns(&Mat::from_fn(b.len(), 1, |i, _| b[i]));
+        (0..b.len()).map(|i| solved[(i, 0)]).collect()
     }
 
     /// `L⁻¹ B` for every column of `B`.

@@ -91,7 +91,7 @@ impl Strategy for GpBo {
         // Incumbent: the best posterior mean among feasible observations (robust to noise).
         let incumbent = history
             .iter()
-            .filter(|o| o.constraints.iter().all(|c| *c <= 0.0))
+            .filter(|o| o.is_feasible())
             .map(|o| objective.predict(&o.unit).0)
             .min_by(f64::total_cmp);
         let t = history.len() as f64;

@@ -56,6 +56,13 @@ pub struct Record {
     pub rng: RngState,
 }
 
+impl Record {
+    /// The values a run is judged by: noise-free when noise was added, else as observed.
+    pub fn truth(&self) -> Option<&Evaluation> {
+        self.clean.as_ref().or(self.observed.as_ref())
+    }
+}
+
 #[derive(Debug, thiserror::Error)]
 pub enum JournalError {
     #[error("{path}: {source}")]
@@ -65,6 +72,31 @@ pub enum JournalError {
     },
     #[error("{path}: not a pinnbo journal ({reason})")]
     Invalid { path: String, reason: String },
+}
+
+fn parse_header(line: &str) -> Result<Header, String> {
+    let h: Header = serde_json::from_str(line).map_err(|e| format!("bad header: {e}"))?;
+    if h.pinnbo_journal != FORMAT {
+        return Err(format!("format {} (expected {FORMAT})", h.pinnbo_journal));
+    }
+    Ok(h)
+}
+
+/// The header of the journal at `path` (what run it holds), without opening it for writing.
+pub fn read_header(path: &Path) -> Result<Header, JournalError> {
+    let shown = path.display().to_string();
+    let io = |source| JournalError::Io {
+        path: shown.clone(),
+        source,
+    };
+    let mut line = String::new();
+    BufReader::new(File::open(path).map_err(io)?)
+        .read_line(&mut line)
+        .map_err(io)?;
+    parse_header(&line).map_err(|reason| JournalError::Invalid {
+        path: shown.clone(),
+        reason,
+    })
 }
 
 pub struct Journal {
@@ -120,15 +152,7 @@ impl Journal {
                 break;
             }
             if header.is_none() {
-                let h: Header =
-                    serde_json::from_str(&line).map_err(|e| invalid(format!("bad header: {e}")))?;
-                if h.pinnbo_journal != FORMAT {
-                    return Err(invalid(format!(
-                        "format {} (expected {FORMAT})",
-                        h.pinnbo_journal
-                    )));
-                }
-                header = Some(h);
+                header = Some(parse_header(&line).map_err(invalid)?);
             } else {
                 let r: Record = serde_json::from_str(&line).map_err(|e| {
                     invalid(format!("record {} is unreadable: {e}", records.len() + 1))

@@ -16,8 +16,8 @@ pub fn best_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
         .iter()
         .map(|r| {
             // Noise-free values when the problem adds noise, as in the summary.
-            if let Some(e) = r.clean.as_ref().or(r.observed.as_ref()) {
-                if e.constraints.iter().all(|c| *c <= 0.0) {
+            if let Some(e) = r.truth() {
+                if e.is_feasible() {
                     let better = best
                         .is_none_or(|b| minimized(problem, e.objective) < minimized(problem, b));
                     if better {

@@ -3,7 +3,7 @@
 
 use crate::design::{self, Design};
 use crate::journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
-use crate::oracle::{minimized, Evaluation, NoiseModel, Oracle};
+use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
 use crate::strategy::{Observed, Strategy};
 use pinnbo_dsl::Problem;
@@ -201,6 +201,12 @@ impl Run {
         &self.problem
     }
 
+    /// The run's oracle, e.g. to draw the true objective after the run (its evaluations
+    /// there are not journaled).
+    pub fn oracle_mut(&mut self) -> &mut dyn Oracle {
+        self.oracle.as_mut()
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
@@ -335,18 +341,13 @@ fn header(problem: &Problem, config: &RunConfig) -> Header {
     }
 }
 
-fn feasible(e: &Evaluation) -> bool {
-    e.constraints.iter().all(|c| *c <= 0.0)
-}
-
 /// The best feasible evaluation and the totals. With synthetic noise the best is judged by
 /// the noise-free values (as the papers' regret is), though the optimizer saw only noisy ones.
 pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> Summary {
-    let truth = |r: &Record| r.clean.as_ref().or(r.observed.as_ref()).cloned();
     let best = records
         .iter()
-        .filter_map(|r| truth(r).map(|e| (r, e)))
-        .filter(|(_, e)| feasible(e))
+        .filter_map(|r| r.truth().map(|e| (r, e)))
+        .filter(|(_, e)| e.is_feasible())
         .min_by(|(_, a), (_, b)| {
             minimized(problem, a.objective).total_cmp(&minimized(problem, b.objective))
         })

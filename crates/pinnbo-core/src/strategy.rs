@@ -19,6 +19,12 @@ pub struct Observed {
     pub constraints: Vec<f64>,
 }
 
+impl Observed {
+    pub fn is_feasible(&self) -> bool {
+        self.constraints.iter().all(|c| *c <= 0.0)
+    }
+}
+
 /// The next point and what the strategy wants journaled about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {

@@ -24,6 +24,11 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// Every constraint holds (`c_k <= 0`).
+    pub fn is_feasible(&self) -> bool {
+        self.constraints.iter().all(|c| *c <= 0.0)
+    }
+
     /// The first non-finite value, named, if any.
     pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {
         if !self.objective.is_finite() {
