@@ -6,6 +6,7 @@
 //! On the CPU the activation rule runs as one fused candle custom op (forward and backward).
 //! Knows the DSL's IR, never the optimizer.
 
+pub mod adam;
 pub mod collocation;
 mod fused;
 pub mod jet;

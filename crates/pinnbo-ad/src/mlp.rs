@@ -60,6 +60,8 @@ pub struct MlpConfig {
     pub depth: usize,
     pub activation: Activation,
     pub parameterization: Parameterization,
+    /// Hidden layers' biases are drawn N(0, bias_std²) (0: zero biases).
+    pub bias_std: f64,
     pub dtype: DType,
 }
 
@@ -72,6 +74,7 @@ impl MlpConfig {
             depth,
             activation: Activation::Tanh,
             parameterization: Parameterization::Ntk,
+            bias_std: 0.0,
             dtype: DType::F64,
         }
     }
@@ -117,7 +120,16 @@ impl Mlp {
                 })
                 .collect();
             let weight = Tensor::from_vec(w, (fan_out, fan_in), device)?.to_dtype(config.dtype)?;
-            let bias = Tensor::zeros(fan_out, config.dtype, device)?;
+            let bias = if config.bias_std > 0.0 && l != last {
+                let b: Vec<f64> = (0..fan_out)
+                    .map(|_| {
+                        config.bias_std * Distribution::<f64>::sample(&StandardNormal, &mut rng)
+                    })
+                    .collect::<Vec<f64>>();
+                Tensor::from_vec(b, fan_out, device)?.to_dtype(config.dtype)?
+            } else {
+                Tensor::zeros(fan_out, config.dtype, device)?
+            };
             layers.push(Layer {
                 weight: Var::from_tensor(&weight)?,
                 bias: Var::from_tensor(&bias)?,
@@ -128,6 +140,27 @@ impl Mlp {
             config,
             layers,
             output_scale: 1.0,
+        })
+    }
+
+    /// An independent copy (`clone` shares the variables).
+    pub fn deep_copy(&self) -> Result<Mlp> {
+        let copy = |v: &Var| Var::from_tensor(&v.as_tensor().copy()?);
+        let layers = self
+            .layers
+            .iter()
+            .map(|l| {
+                Ok(Layer {
+                    weight: copy(&l.weight)?,
+                    bias: copy(&l.bias)?,
+                    scale: l.scale,
+                })
+            })
+            .collect::<Result<_>>()?;
+        Ok(Mlp {
+            config: self.config.clone(),
+            layers,
+            output_scale: self.output_scale,
         })
     }
 

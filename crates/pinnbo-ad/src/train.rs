@@ -1,12 +1,15 @@
 //! PINN training: a weighted sum of data misfit and residual terms, minimized by Adam with an
 //! exponentially decaying learning rate, optionally pulled toward the initial weights, stopped
-//! early on a plateau. Full batch and deterministic: the same network and data give the same
-//! run.
+//! early on a plateau. Full batch, or shuffled mini-batches of the observations from a seed:
+//! the same network, data and seed give the same run.
 
+use crate::adam::Adam;
 use crate::mlp::Mlp;
 use crate::residual::Residual;
-use candle_core::{Result, Tensor, Var};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW};
+use candle_core::{Result, Tensor};
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use rand_chacha::ChaCha8Rng;
 
 /// A residual that should vanish at `points` (`[N, inputs]`): the pde in the domain, or a
 /// boundary condition on a face.
@@ -35,6 +38,10 @@ pub struct TrainConfig {
     /// Stop when the loss has not fallen by `min_improvement` (relative) in `patience` epochs.
     pub patience: usize,
     pub min_improvement: f64,
+    /// Observations per step, shuffled each epoch from `shuffle_seed` (None: all of them).
+    /// Residual terms always use all their points.
+    pub batch: Option<usize>,
+    pub shuffle_seed: u64,
 }
 
 impl Default for TrainConfig {
@@ -47,6 +54,8 @@ impl Default for TrainConfig {
             anchor: 0.0,
             patience: 500,
             min_improvement: 1e-4,
+            batch: None,
+            shuffle_seed: 0,
         }
     }
 }
@@ -54,18 +63,15 @@ impl Default for TrainConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainReport {
     pub epochs: usize,
+    /// The last epoch's loss (the mean over its steps), anchor included.
     pub final_loss: f64,
     pub best_loss: f64,
     pub stopped_early: bool,
 }
 
-/// The loss at the current weights (differentiable).
-pub fn loss(
-    net: &Mlp,
-    data: Option<&Observations>,
-    terms: &[ResidualTerm],
-    anchor: Option<(&[Tensor], f64)>,
-) -> Result<Tensor> {
+/// The loss at the current weights (differentiable), without the anchor (which [`Adam`]
+/// applies).
+pub fn loss(net: &Mlp, data: Option<&Observations>, terms: &[ResidualTerm]) -> Result<Tensor> {
     let mut total: Option<Tensor> = None;
     let mut add = |t: Tensor| -> Result<()> {
         total = Some(match total.take() {
@@ -82,15 +88,37 @@ pub fn loss(
         let r = term.residual.evaluate(net, &term.points)?;
         add((r.sqr()?.mean_all()? * term.weight)?)?;
     }
-    if let Some((initial, weight)) = anchor {
-        for (var, start) in net.vars().iter().zip(initial) {
-            add(((var.as_tensor() - start)?.sqr()?.sum_all()? * weight)?)?;
-        }
-    }
     match total {
         Some(t) => Ok(t),
         None => candle_core::bail!("nothing to train on: no observations and no residual terms"),
     }
+}
+
+/// The observations split into this epoch's shuffled batches (one batch: all of them).
+fn batches(
+    data: Option<&Observations>,
+    batch: Option<usize>,
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<Option<Observations>>> {
+    let (Some(d), Some(size)) = (data, batch) else {
+        return Ok(vec![None]);
+    };
+    let n = d.values.dim(0)?;
+    if size == 0 || size >= n {
+        return Ok(vec![None]);
+    }
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    order.shuffle(rng);
+    order
+        .chunks(size)
+        .map(|chunk| {
+            let index = Tensor::new(chunk, d.values.device())?;
+            Ok(Some(Observations {
+                points: d.points.index_select(&index, 0)?,
+                values: d.values.index_select(&index, 0)?,
+            }))
+        })
+        .collect()
 }
 
 /// Trains `net` in place.
@@ -100,27 +128,24 @@ pub fn train(
     terms: &[ResidualTerm],
     config: &TrainConfig,
 ) -> Result<TrainReport> {
-    let vars: Vec<Var> = net.vars();
-    let initial: Vec<Tensor> = vars
-        .iter()
-        .map(|v| v.as_tensor().copy())
-        .collect::<Result<_>>()?;
-    let params = ParamsAdamW {
-        lr: config.lr,
-        weight_decay: 0.0,
-        ..ParamsAdamW::default()
-    };
-    let mut adam = AdamW::new(vars, params)?;
-    let anchor = (config.anchor > 0.0).then_some((initial.as_slice(), config.anchor));
+    let mut adam = Adam::new(net.vars(), config.lr, config.anchor)?;
+    let mut rng = ChaCha8Rng::seed_from_u64(config.shuffle_seed);
     let (mut best, mut best_epoch, mut last) = (f64::INFINITY, 0, f64::NAN);
     let mut epochs = 0;
     let mut stopped_early = false;
     for epoch in 0..config.epochs {
-        let l = loss(net, data, terms, anchor)?;
-        last = l.to_dtype(candle_core::DType::F64)?.to_scalar::<f64>()?;
-        if !last.is_finite() {
-            candle_core::bail!("the loss became {last} at epoch {epoch}");
+        let epoch_batches = batches(data, config.batch, &mut rng)?;
+        let mut total = 0.0;
+        for batch in &epoch_batches {
+            let l = loss(net, batch.as_ref().or(data), terms)?;
+            let value = l.to_dtype(candle_core::DType::F64)?.to_scalar::<f64>()?;
+            if !value.is_finite() {
+                candle_core::bail!("the loss became {value} at epoch {epoch}");
+            }
+            total += value + adam.backward_step(&l)?;
         }
+        last = total / epoch_batches.len() as f64;
+        epochs = epoch + 1;
         if last < best * (1.0 - config.min_improvement) {
             (best, best_epoch) = (last, epoch);
         } else if epoch - best_epoch >= config.patience {
@@ -128,8 +153,6 @@ pub fn train(
             break;
         }
         best = best.min(last);
-        adam.backward_step(&l)?;
-        epochs = epoch + 1;
         if config.decay_every > 0 && epochs % config.decay_every == 0 {
             adam.set_learning_rate(adam.learning_rate() * config.lr_decay);
         }

@@ -52,9 +52,27 @@ impl Default for Search {
 const REFINED: usize = 5;
 const REFINE_STEPS: usize = 30;
 
-/// The point of `[0, 1]^d` with the largest `score`, and the score.
+/// Scores many points at once: rows of a flat `[n, d]` slice in, one score per row out.
+pub type BatchScore<'a> = dyn Fn(&[f64]) -> Vec<f64> + Sync + 'a;
+
+/// Candidates are scored in batches of at most this many rows (bounds a surrogate's memory).
+const BATCH: usize = 4096;
+
+/// The point of `[0, 1]^d` with the largest `score`, and the score; `score` takes one point
+/// and is called from several threads.
 pub fn maximize(
     score: &(dyn Fn(&[f64]) -> f64 + Sync),
+    d: usize,
+    search: Search,
+    rng: &mut ChaCha8Rng,
+) -> (Vec<f64>, f64) {
+    let batch = |flat: &[f64]| flat.par_chunks(d).map(score).collect::<Vec<f64>>();
+    maximize_batch(&batch, d, search, rng)
+}
+
+/// As [`maximize`] for a score evaluated a batch at a time (a network's forward pass).
+pub fn maximize_batch(
+    score: &BatchScore,
     d: usize,
     search: Search,
     rng: &mut ChaCha8Rng,
@@ -62,10 +80,16 @@ pub fn maximize(
     let seed = rng.random::<u64>();
     let unit = vec![(0.0, 1.0); d];
     let flat = in_box(&unit, search.candidates.max(1), Sampling::Sobol, seed);
-    let mut scored: Vec<(Vec<f64>, f64)> = flat
-        .par_chunks(d)
-        .map(|p| (p.to_vec(), finite_or_worst(score(p))))
-        .collect();
+    let mut scored: Vec<(Vec<f64>, f64)> = Vec::with_capacity(search.candidates);
+    for chunk in flat.chunks(BATCH * d) {
+        let values = score(chunk);
+        scored.extend(
+            chunk
+                .chunks(d)
+                .zip(values)
+                .map(|(p, v)| (p.to_vec(), finite_or_worst(v))),
+        );
+    }
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     if search.refine {
         let refined: Vec<(Vec<f64>, f64)> = scored
@@ -90,21 +114,30 @@ fn finite_or_worst(v: f64) -> f64 {
     }
 }
 
-/// Projected gradient ascent with backtracking from `p`.
-fn refine(score: &(dyn Fn(&[f64]) -> f64 + Sync), mut p: Vec<f64>, mut s: f64) -> (Vec<f64>, f64) {
+/// Projected gradient ascent with backtracking from `p`; the gradient by central
+/// differences, all 2d shifted points scored as one batch.
+fn refine(score: &BatchScore, mut p: Vec<f64>, mut s: f64) -> (Vec<f64>, f64) {
     let d = p.len();
     let h = 1e-6;
     let mut step = 0.05;
     for _ in 0..REFINE_STEPS {
+        let mut shifted = Vec::with_capacity(2 * d * d);
+        let mut widths = Vec::with_capacity(d);
+        for i in 0..d {
+            let (up, down) = ((p[i] + h).min(1.0), (p[i] - h).max(0.0));
+            for value in [up, down] {
+                shifted.extend_from_slice(&p);
+                let last = shifted.len() - d + i;
+                shifted[last] = value;
+            }
+            widths.push(up - down);
+        }
+        let values = score(&shifted);
         let grad: Vec<f64> = (0..d)
             .map(|i| {
-                let mut up = p.clone();
-                let mut down = p.clone();
-                up[i] = (up[i] + h).min(1.0);
-                down[i] = (down[i] - h).max(0.0);
-                let width = up[i] - down[i];
-                if width > 0.0 {
-                    (finite_or_worst(score(&up)) - finite_or_worst(score(&down))) / width
+                if widths[i] > 0.0 {
+                    let (up, down) = (values[2 * i], values[2 * i + 1]);
+                    (finite_or_worst(up) - finite_or_worst(down)) / widths[i]
                 } else {
                     0.0
                 }
@@ -121,7 +154,7 @@ fn refine(score: &(dyn Fn(&[f64]) -> f64 + Sync), mut p: Vec<f64>, mut s: f64) -
                 .zip(&grad)
                 .map(|(x, g)| (x + step * g / norm).clamp(0.0, 1.0))
                 .collect();
-            let sq = finite_or_worst(score(&q));
+            let sq = finite_or_worst(score(&q)[0]);
             if sq > s {
                 p = q;
                 s = sq;

@@ -3,7 +3,10 @@
 use crate::acquisition::Search;
 use crate::gp::Kernel;
 use crate::gp_bo::{GpAcquisition, GpBo};
-use crate::neural_bo::{Features, NeuralBo, NeuralBoConfig};
+use crate::neural_bo::{Draw, NeuralBo, NeuralBoConfig};
+use crate::neural_cbo::{NeuralCbo, NeuralCboConfig};
+use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
+use crate::neural_surrogate::{Features, SurrogateConfig};
 use crate::strategy::{RandomSearch, Strategy};
 use pinnbo_ad::Activation;
 
@@ -13,7 +16,15 @@ use pinnbo_dsl::ir::Settings;
 use pinnbo_dsl::Problem;
 
 /// The methods `pinnbo solve` runs today.
-pub const AVAILABLE: &[&str] = &["neural-bo", "gp-ei", "gp-ucb", "gp-ts", "random"];
+pub const AVAILABLE: &[&str] = &[
+    "neural-bo",
+    "neural-cbo",
+    "neural-greedy",
+    "gp-ei",
+    "gp-ucb",
+    "gp-ts",
+    "random",
+];
 
 /// The strategy for `name`, configured by the file's `method` block when it names the same
 /// method (settings of another method do not apply). `seed` is the run's: it fixes the
@@ -30,6 +41,7 @@ pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Stra
             .map_or(Search::default().candidates, |c| c as usize),
         refine: settings.name("acquisition") != Some("random"),
     };
+    let int = |key: &str, default: usize| settings.int(key).map_or(default, |v| v as usize);
     let gp = |acquisition| {
         let mut bo = GpBo::new(acquisition);
         bo.search = search;
@@ -47,24 +59,48 @@ pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Stra
         "gp-ucb" => gp(GpAcquisition::ConfidenceBound),
         "gp-ts" => gp(GpAcquisition::ThompsonSampling),
         "random" => Box::new(RandomSearch),
+        "neural-cbo" => {
+            let config = NeuralCboConfig {
+                surrogate: surrogate_config(settings),
+                beta: settings
+                    .number("beta")
+                    .unwrap_or(NeuralCboConfig::default().beta),
+                search,
+            };
+            let constraints = problem.constraints.len();
+            Box::new(
+                NeuralCbo::new(config, problem.dim(), constraints, seed ^ NEURAL_SEED)
+                    .map_err(|e| e.0)?,
+            )
+        }
+        "neural-greedy" => {
+            let defaults = NeuralGreedyConfig::default();
+            Box::new(NeuralGreedy {
+                config: NeuralGreedyConfig {
+                    width: int("width", defaults.width),
+                    depth: int("depth", defaults.depth),
+                    activation: settings
+                        .name("activation")
+                        .and_then(Activation::from_name)
+                        .unwrap_or(defaults.activation),
+                    sigma2: settings.number("lambda").unwrap_or(defaults.sigma2),
+                    epochs: int("epochs", defaults.epochs),
+                    lr: settings.number("lr").unwrap_or(defaults.lr),
+                    candidates: int("candidates", defaults.candidates),
+                    refine: search.refine,
+                },
+            })
+        }
         "neural-bo" => {
             let defaults = NeuralBoConfig::default();
-            let int = |key: &str, default: usize| settings.int(key).map_or(default, |v| v as usize);
             let config = NeuralBoConfig {
-                width: int("width", defaults.width),
-                depth: int("depth", defaults.depth),
-                activation: settings
-                    .name("activation")
-                    .and_then(Activation::from_name)
-                    .unwrap_or(defaults.activation),
-                lambda: settings.number("lambda").unwrap_or(defaults.lambda),
+                surrogate: surrogate_config(settings),
                 nu: settings.number("nu").unwrap_or(defaults.nu),
-                epochs: int("epochs", defaults.epochs),
-                lr: settings.number("lr").unwrap_or(defaults.lr),
                 candidates: int("candidates", defaults.candidates),
-                features: match settings.name("features") {
-                    Some("dynamic") => Features::Dynamic,
-                    _ => Features::Static,
+                draw: match settings.name("draw") {
+                    Some("independent") => Draw::Independent,
+                    Some(_) => Draw::Pathwise,
+                    None => defaults.draw,
                 },
             };
             Box::new(NeuralBo::new(config, problem.dim(), seed ^ NEURAL_SEED).map_err(|e| e.0)?)
@@ -82,4 +118,30 @@ pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Stra
             return Err(format!("unknown method `{other}`{hint}"));
         }
     })
+}
+
+/// The NeuralBO-style surrogate's settings.
+fn surrogate_config(settings: &Settings) -> SurrogateConfig {
+    let defaults = SurrogateConfig::default();
+    let int = |key: &str, default: usize| settings.int(key).map_or(default, |v| v as usize);
+    SurrogateConfig {
+        width: int("width", defaults.width),
+        depth: int("depth", defaults.depth),
+        activation: settings
+            .name("activation")
+            .and_then(Activation::from_name)
+            .unwrap_or(defaults.activation),
+        bias_std: settings.number("bias").unwrap_or(defaults.bias_std),
+        lambda: settings.number("lambda").unwrap_or(defaults.lambda),
+        epochs: int("epochs", defaults.epochs),
+        batch: settings
+            .int("batch")
+            .map_or(defaults.batch, |b| Some(b as usize)),
+        min_steps: int("steps", defaults.min_steps),
+        lr: settings.number("lr").unwrap_or(defaults.lr),
+        features: match settings.name("features") {
+            Some("dynamic") => Features::Dynamic,
+            _ => Features::Static,
+        },
+    }
 }

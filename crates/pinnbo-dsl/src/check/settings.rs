@@ -56,11 +56,16 @@ const NEURAL: &[Spec] = &[
     spec("lr_decay", Kind::Positive),
     spec("epochs", Kind::Int { min: 1 }),
     spec("batch", Kind::Int { min: 1 }),
+    spec("steps", Kind::Int { min: 1 }),
     spec("lambda", Kind::Positive),
     spec("nu", Kind::Positive),
     spec("retrain_every", Kind::Int { min: 1 }),
     spec("features", Kind::Choice(&["static", "dynamic"])),
+    spec("bias", Kind::Positive),
 ];
+
+/// How a Thompson sample is drawn: one function (pathwise) or independently per candidate.
+const THOMPSON: &[Spec] = &[spec("draw", Kind::Choice(&["pathwise", "independent"]))];
 
 /// Settings of the acquisition optimizer.
 const ACQUISITION: &[Spec] = &[
@@ -99,12 +104,12 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "pinn-bo",
         summary: "physics-informed neural network surrogate with Thompson-style acquisition",
-        groups: &[NEURAL, ACQUISITION, PINN],
+        groups: &[NEURAL, ACQUISITION, THOMPSON, PINN],
     },
     MethodInfo {
         name: "neural-bo",
         summary: "neural Thompson sampling",
-        groups: &[NEURAL, ACQUISITION],
+        groups: &[NEURAL, ACQUISITION, THOMPSON],
     },
     MethodInfo {
         name: "neural-cbo",

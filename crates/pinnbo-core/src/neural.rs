@@ -1,0 +1,79 @@
+//! What the neural methods share: how points reach a network, training a copy of θ0, and
+//! minimizing a network-valued function over the unit cube.
+
+use crate::acquisition::{maximize_batch, Search};
+use candle_core::{Device, Result, Tensor};
+use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
+use pinnbo_ad::Mlp;
+use rand_chacha::ChaCha8Rng;
+use std::sync::Mutex;
+
+/// Inputs as the networks see them: the unit cube mapped to [-1, 1].
+pub(crate) fn centred(u: &[f64]) -> Vec<f64> {
+    u.iter().map(|v| 2.0 * v - 1.0).collect()
+}
+
+/// Unit-cube points (rows) as a centred `[n, d]` tensor.
+pub(crate) fn points_tensor(rows: &[Vec<f64>], d: usize) -> Result<Tensor> {
+    let flat: Vec<f64> = rows.iter().flat_map(|r| centred(r)).collect();
+    Tensor::from_vec(flat, (rows.len(), d), &Device::Cpu)
+}
+
+/// Unit-cube points (a flat `[n, d]` slice) as a centred tensor.
+pub(crate) fn flat_tensor(flat: &[f64], d: usize) -> Result<Tensor> {
+    Tensor::from_vec(centred(flat), (flat.len() / d, d), &Device::Cpu)
+}
+
+/// A tensor's values as one f64 vector.
+pub(crate) fn column(t: Result<Tensor>) -> Result<Vec<f64>> {
+    t?.flatten_all()?
+        .to_dtype(candle_core::DType::F64)?
+        .to_vec1()
+}
+
+/// A copy of `initial` trained on `(x, y)`; `initial` itself is untouched.
+pub(crate) fn fit(
+    initial: &Mlp,
+    x: &Tensor,
+    y: Vec<f64>,
+    config: &TrainConfig,
+) -> Result<(Mlp, TrainReport)> {
+    let net = initial.deep_copy()?;
+    let n = y.len();
+    let data = Observations {
+        points: x.clone(),
+        values: Tensor::from_vec(y, n, &Device::Cpu)?,
+    };
+    let report = train(&net, Some(&data), &[], config)?;
+    Ok((net, report))
+}
+
+/// The unit-cube point where `f` (a centred `[n, d]` batch to `[n]` or `[n, 1]` values)
+/// is smallest, and the value: Sobol candidates, then gradient refinement.
+pub(crate) fn minimize(
+    f: &(dyn Fn(&Tensor) -> Result<Tensor> + Sync),
+    d: usize,
+    search: Search,
+    rng: &mut ChaCha8Rng,
+) -> Result<(Vec<f64>, f64)> {
+    // The acquisition search takes infallible scores: the first error is kept (its batch
+    // scored NaN, the worst) and returned after the search.
+    let error = Mutex::new(None);
+    let score = |flat: &[f64]| -> Vec<f64> {
+        match column(flat_tensor(flat, d).and_then(|x| f(&x))) {
+            Ok(v) => v.into_iter().map(|s| -s).collect(),
+            Err(e) => {
+                error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                vec![f64::NAN; flat.len() / d]
+            }
+        }
+    };
+    let (unit, score) = maximize_batch(&score, d, search, rng);
+    match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        Some(e) => Err(e),
+        None => Ok((unit, -score)),
+    }
+}

@@ -1,0 +1,238 @@
+//! Neural-CBO (ALGORITHMS.md §3): one NeuralBO surrogate for the objective and one per
+//! constraint; expected improvement on the objective among the points every constraint's
+//! lower confidence bound `u_k(x) − β σ_k(x)` admits, the incumbent being the smallest
+//! predicted objective at an evaluated point.
+//!
+//! When no point is LCB-feasible the step minimizes the total predicted violation
+//! `Σ_k [u_k(x) − β σ_k(x)]⁺` instead, and says so in its diagnostics. Both rules are one
+//! score for the search: EI (≥ 0) where LCB-feasible, minus the violation (< 0) elsewhere,
+//! so any LCB-feasible point outranks every other. The thesis's approximation-error term
+//! E(m) in EI is taken as 0.
+
+use crate::acquisition::{expected_improvement, maximize_batch, Search};
+use crate::neural::{column, flat_tensor, points_tensor};
+use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
+use crate::space::{Space, Standardizer};
+use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use candle_core::Tensor;
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use serde_json::json;
+use std::sync::Mutex;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct NeuralCboConfig {
+    pub surrogate: SurrogateConfig,
+    /// β of the constraints' lower confidence bounds.
+    pub beta: f64,
+    pub search: Search,
+}
+
+impl Default for NeuralCboConfig {
+    fn default() -> Self {
+        NeuralCboConfig {
+            surrogate: SurrogateConfig::default(),
+            beta: 2.0,
+            search: Search::default(),
+        }
+    }
+}
+
+pub struct NeuralCbo {
+    pub config: NeuralCboConfig,
+    /// The objective's surrogate, then one per constraint (each its own θ0).
+    surrogates: Vec<NeuralSurrogate>,
+}
+
+fn failed(e: impl std::fmt::Display) -> StrategyError {
+    StrategyError(format!("Neural-CBO: {e}"))
+}
+
+impl NeuralCbo {
+    pub fn new(
+        config: NeuralCboConfig,
+        dim: usize,
+        constraints: usize,
+        seed: u64,
+    ) -> Result<NeuralCbo, StrategyError> {
+        let surrogates = (0..=constraints as u64)
+            .map(|k| {
+                let seed = seed.wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+                NeuralSurrogate::new(config.surrogate.clone(), dim, seed)
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(NeuralCbo { config, surrogates })
+    }
+}
+
+/// The score of a batch of centred points: EI where every constraint's LCB is ≤ 0, minus
+/// the LCBs' total violation elsewhere.
+fn score(
+    objective: &Posterior,
+    constraints: &[Posterior],
+    incumbent: f64,
+    beta: f64,
+    x: &Tensor,
+) -> candle_core::Result<Vec<f64>> {
+    let (mean, std) = (objective.mean(x)?, objective.std(x)?);
+    let mut violation = vec![0.0; mean.len()];
+    for c in constraints {
+        let (u, s) = (c.mean(x)?, c.std(x)?);
+        for (v, (u, s)) in violation.iter_mut().zip(u.iter().zip(&s)) {
+            *v += (u - beta * s).max(0.0);
+        }
+    }
+    Ok((0..mean.len())
+        .map(|i| {
+            if violation[i] > 0.0 {
+                -violation[i]
+            } else {
+                expected_improvement(incumbent, mean[i], std[i])
+            }
+        })
+        .collect())
+}
+
+impl Strategy for NeuralCbo {
+    fn name(&self) -> &'static str {
+        "neural-cbo"
+    }
+
+    fn propose(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError> {
+        let d = space.dim();
+        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
+        let observed = points_tensor(&x, d).map_err(failed)?;
+        let objective: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let standardizer = Standardizer::fit(&objective);
+        let clock = std::time::Instant::now();
+        let mut posteriors = Vec::with_capacity(self.surrogates.len());
+        for (k, surrogate) in self.surrogates.iter().enumerate() {
+            let y: Vec<f64> = if k == 0 {
+                objective.iter().map(|v| standardizer.forward(*v)).collect()
+            } else {
+                // Scaled, not shifted: feasibility stays `<= 0`.
+                let values: Vec<f64> = history.iter().map(|o| o.constraints[k - 1]).collect();
+                let scale = Standardizer::fit(&values).std;
+                values.iter().map(|v| v / scale).collect()
+            };
+            posteriors.push(surrogate.fit(&observed, y, rng.random())?);
+        }
+        let train_seconds = clock.elapsed().as_secs_f64();
+        let clock = std::time::Instant::now();
+        let (objective_model, constraint_models) = posteriors.split_first().expect("an objective");
+        let incumbent = objective_model
+            .mean(&observed)
+            .map_err(failed)?
+            .into_iter()
+            .fold(f64::INFINITY, f64::min);
+        let beta = self.config.beta;
+        let error = Mutex::new(None);
+        let batch = |flat: &[f64]| -> Vec<f64> {
+            let scored = flat_tensor(flat, d)
+                .and_then(|x| score(objective_model, constraint_models, incumbent, beta, &x));
+            scored.unwrap_or_else(|e| {
+                error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
+                vec![f64::NAN; flat.len() / d]
+            })
+        };
+        let (unit, best) = maximize_batch(&batch, d, self.config.search, rng);
+        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(failed(e));
+        }
+        let at = flat_tensor(&unit, d).map_err(failed)?;
+        let predicted = column(objective_model.net.forward(&at)).map_err(failed)?[0];
+        Ok(Proposal {
+            unit,
+            diagnostics: json!({
+                "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
+                "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
+                "predicted": standardizer.inverse(predicted),
+                "incumbent": standardizer.inverse(incumbent),
+                "train_seconds": train_seconds,
+                "acquisition_seconds": clock.elapsed().as_secs_f64(),
+            }),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{points, Design};
+    use rand::SeedableRng;
+
+    fn history(
+        objective: impl Fn(&[f64]) -> f64,
+        constraint: impl Fn(&[f64]) -> f64,
+    ) -> Vec<Observed> {
+        points(Design::Sobol, 12, 2, 3)
+            .into_iter()
+            .map(|u| Observed {
+                objective: objective(&u),
+                constraints: vec![constraint(&u)],
+                unit: u,
+            })
+            .collect()
+    }
+
+    fn cbo() -> NeuralCbo {
+        let config = NeuralCboConfig {
+            surrogate: SurrogateConfig {
+                width: 50,
+                lr: 1e-3,
+                ..SurrogateConfig::default()
+            },
+            ..NeuralCboConfig::default()
+        };
+        NeuralCbo::new(config, 2, 1, 11).unwrap()
+    }
+
+    /// With a constraint violated everywhere (c = 1 + 2 u₀ > 0), nothing is LCB-feasible:
+    /// the step says so and goes where the predicted violation is least (u₀ near 0).
+    #[test]
+    fn without_lcb_feasible_points_the_least_violation_is_proposed() {
+        let observed = history(|u| u[0] + u[1], |u| 1.0 + 2.0 * u[0]);
+        let space = Space {
+            lo: vec![0.0; 2],
+            hi: vec![1.0; 2],
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let p = cbo().propose(&space, &observed, &mut rng).unwrap();
+        assert_eq!(
+            p.diagnostics["rule"], "least-lcb-violation",
+            "{}",
+            p.diagnostics
+        );
+        assert!(p.unit[0] < 0.2, "{:?} {}", p.unit, p.diagnostics);
+    }
+
+    /// With a feasible half (u₀ <= 0.5) and the objective's minimum outside it, the step
+    /// maximizes EI among LCB-feasible points and stays inside the feasible half.
+    #[test]
+    fn expected_improvement_is_taken_among_lcb_feasible_points() {
+        let observed = history(
+            |u| (u[0] - 0.9).powi(2) + (u[1] - 0.5).powi(2),
+            |u| u[0] - 0.5,
+        );
+        let space = Space {
+            lo: vec![0.0; 2],
+            hi: vec![1.0; 2],
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let p = cbo().propose(&space, &observed, &mut rng).unwrap();
+        assert_eq!(
+            p.diagnostics["rule"], "ei-among-lcb-feasible",
+            "{}",
+            p.diagnostics
+        );
+        assert!(p.unit[0] <= 0.6, "{:?} {}", p.unit, p.diagnostics);
+    }
+}
