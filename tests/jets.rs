@@ -15,6 +15,8 @@ fn network(inputs: usize, width: usize, depth: usize, activation: Activation, se
         depth,
         activation,
         parameterization: Parameterization::Ntk,
+        // Non-zero hidden biases, so the bias folded into each activation is exercised.
+        bias_std: 0.2,
         dtype: DType::F64,
     };
     Mlp::new(config, seed, &Device::Cpu).unwrap()

@@ -26,6 +26,8 @@ const TRAINING: TrainConfig = TrainConfig {
     anchor: 0.0,
     patience: 500,
     min_improvement: 1e-4,
+    batch: None,
+    shuffle_seed: 0,
 };
 
 /// Trains a PINN for the problem's field and returns its relative L2 error against `exact` at
@@ -112,6 +114,7 @@ fn small_net(activation: Activation, dtype: DType, inputs: usize) -> Mlp {
         depth: 2,
         activation,
         parameterization: Parameterization::Ntk,
+        bias_std: 0.0,
         dtype,
     };
     Mlp::new(config, 2, &Device::Cpu).unwrap()

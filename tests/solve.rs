@@ -128,6 +128,52 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
     }
 }
 
+/// A 1-D field with a closed form and the pde it satisfies: PINN-BO's kind of problem.
+const BOWL_PDE: &str = "problem \"bowl-pde\"\nvar x in [0, 2]\nfield f(x) = (x - 0.6)^2\n\
+    pde dxx(f) = 2\nminimize f\noptimum 0\nbudget 7, init 4 sobol\n\
+    method pinn-bo { width 16, depth 2, residual_points 32, epochs 300 }\n";
+
+#[test]
+fn pinn_bo_runs_a_seeded_deterministic_optimization_that_improves() {
+    let dir = scratch("solve-pinn-bo", BOWL_PDE, &[]);
+    let run = |out: &str, seed: &str| {
+        let args = [
+            "solve",
+            "problem.pde",
+            "--method",
+            "pinn-bo",
+            "--seed",
+            seed,
+            "--out",
+            out,
+            "--quiet",
+        ];
+        let o = pinnbo(&dir, &args);
+        assert!(o.status.success(), "{}", text(&o.stderr));
+        records(&dir.join(out))
+    };
+    let (a, b) = (run("a", "3"), run("b", "3"));
+    let xs = |r: &[Value]| r.iter().map(|r| r["x"].clone()).collect::<Vec<_>>();
+    assert_eq!(xs(&a), xs(&b), "the same seed gives the same run");
+    let value = |r: &Value| r["observed"]["objective"].as_f64().unwrap();
+    let init_best = a[..4].iter().map(value).fold(f64::INFINITY, f64::min);
+    let best = a.iter().map(value).fold(f64::INFINITY, f64::min);
+    assert!(
+        best < init_best,
+        "no improvement on the initial design: {best} vs {init_best}"
+    );
+    for r in &a[4..] {
+        assert!(r["diagnostics"]["nu"].as_f64().unwrap() >= 1.0, "{r}");
+        assert!(
+            r["diagnostics"]["interaction_information"]
+                .as_f64()
+                .unwrap()
+                >= 0.0,
+            "{r}"
+        );
+    }
+}
+
 /// A slow command oracle, so that the process can be killed between evaluations.
 const SLOW: &str =
     "problem \"slow\"\nvar x1 in [0, 1], x2 in [0, 1]\nfield f(x1, x2)\nminimize f\n\

@@ -36,6 +36,8 @@ fn fast_gram_blocks_equal_explicit_jacobian_products() {
             depth: 2,
             activation,
             parameterization,
+            // Non-zero biases, so their features are exercised too.
+            bias_std: 0.3,
             dtype: DType::F64,
         };
         let mut net = Mlp::new(config, 17, &Device::Cpu).unwrap();

@@ -164,6 +164,31 @@ impl Mlp {
         })
     }
 
+    /// Folds the affine map of the box `[lo, hi]` onto `[-1, 1]^d` into the first layer: the
+    /// network then takes raw coordinates (so jets give derivatives in them) while its first
+    /// layer sees normalized ones, `scale W (a ⊙ x + c) + b`.
+    pub fn normalize_inputs(&self, lo: &[f64], hi: &[f64]) -> Result<()> {
+        let first = &self.layers[0];
+        let w = first.weight.as_tensor();
+        let (dtype, device) = (w.dtype(), w.device());
+        let a: Vec<f64> = lo.iter().zip(hi).map(|(l, h)| 2.0 / (h - l)).collect();
+        let c: Vec<f64> = lo.iter().zip(hi).map(|(l, h)| -(h + l) / (h - l)).collect();
+        let a = Tensor::new(a, device)?.to_dtype(dtype)?.unsqueeze(0)?;
+        let c = Tensor::new(c, device)?.to_dtype(dtype)?.unsqueeze(1)?;
+        let shift = (w.matmul(&c)?.squeeze(1)? * first.scale)?;
+        let bias = (first.bias.as_tensor() + shift)?;
+        first.weight.set(&w.broadcast_mul(&a)?)?;
+        first.bias.set(&bias)
+    }
+
+    /// Sets the output layer's bias (so the network starts near a known level).
+    pub fn set_output_bias(&self, value: f64) -> Result<()> {
+        let last = self.layers.last().expect("a network has an output layer");
+        let b = last.bias.as_tensor();
+        last.bias
+            .set(&Tensor::full(value, b.shape(), b.device())?.to_dtype(b.dtype())?)
+    }
+
     pub fn set_output_scale(&mut self, nu: f64) {
         self.output_scale = nu;
     }

@@ -4,9 +4,9 @@
 use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::journal;
-use pinnbo_core::oracle::{self, NoiseModel};
-use pinnbo_core::run::{Run, RunConfig, RunError, Setup};
-use pinnbo_core::{methods, outputs, Summary};
+use pinnbo_core::oracle::{self, SetupError};
+use pinnbo_core::run::{Run, RunConfig, RunError};
+use pinnbo_core::{outputs, BuildError, Optimization, Summary};
 use pinnbo_dsl::{Problem, Style};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -38,34 +38,25 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let strategy = match methods::strategy(&problem, &config.method, config.seed) {
+    let source = problem.source.clone();
+    let setup = match Optimization::new(problem)
+        .run_config(config)
+        .allow_exec(options.allow_exec)
+        .setup()
+    {
         Ok(s) => s,
-        Err(msg) => {
+        Err(BuildError::Method(msg)) => {
             eprintln!("error: {msg}");
             return ExitCode::from(2);
         }
-    };
-    let mut oracle = match oracle::from_problem(&problem, options.allow_exec) {
-        Ok(o) => o,
-        Err(e) => {
-            report_setup(&problem, e, style);
+        Err(BuildError::Setup(e)) => {
+            report_setup(&source, e, style);
             return ExitCode::from(1);
         }
-    };
-    let cheap = !matches!(problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
-    let noise = match NoiseModel::from_problem(&problem, oracle.as_mut(), cheap) {
-        Ok(n) => n,
         Err(e) => {
-            report_setup(&problem, e, style);
+            eprintln!("error: {e}");
             return ExitCode::from(1);
         }
-    };
-    let setup = Setup {
-        problem,
-        oracle,
-        noise,
-        strategy,
-        config,
     };
     let started = if options.resume.is_some() {
         Run::resume(setup, &dir)
@@ -108,16 +99,16 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
     }
 }
 
-fn report_setup(problem: &Problem, e: oracle::SetupError, style: Style) {
+fn report_setup(source: &pinnbo_dsl::Source, e: SetupError, style: Style) {
     match e {
-        oracle::SetupError::Located(d) => {
+        SetupError::Located(d) => {
             eprint!(
                 "{}",
-                pinnbo_dsl::render(&problem.source, std::slice::from_ref(&*d), style)
+                pinnbo_dsl::render(source, std::slice::from_ref(&*d), style)
             );
             eprintln!("error: {}", d.message);
         }
-        oracle::SetupError::Plain(msg) => eprintln!("error: {msg}"),
+        SetupError::Plain(msg) => eprintln!("error: {msg}"),
     }
 }
 

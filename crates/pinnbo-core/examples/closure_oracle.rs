@@ -1,12 +1,10 @@
 //! pinnbo as a library: a problem stated in code, a Rust closure as the oracle, GP-EI as the
-//! method, the journaled loop run to its budget.
+//! method, the journaled loop run to its budget through the `Optimization` builder.
 //!
 //! cargo run --release -p pinnbo-core --example closure_oracle
 
-use pinnbo_core::gp_bo::{GpAcquisition, GpBo};
 use pinnbo_core::oracle::FnOracle;
-use pinnbo_core::run::{Run, RunConfig, Setup};
-use pinnbo_core::{Evaluation, Failure};
+use pinnbo_core::{Evaluation, Failure, Optimization};
 use pinnbo_dsl::{compile, Source};
 
 fn main() {
@@ -33,17 +31,12 @@ fn main() {
             constraints: Vec::new(),
         })
     };
-    let mut config = RunConfig::from_problem(&problem);
-    config.method = "gp-ei".into();
-    let setup = Setup {
-        problem,
-        oracle: Box::new(FnOracle(branin)),
-        noise: None,
-        strategy: Box::new(GpBo::new(GpAcquisition::ExpectedImprovement)),
-        config,
-    };
     let dir = std::env::temp_dir().join(format!("pinnbo-closure-{}", std::process::id()));
-    let mut run = Run::start(setup, &dir).expect("a fresh output folder");
+    let mut run = Optimization::new(problem)
+        .method("gp-ei")
+        .oracle(FnOracle(branin))
+        .start(&dir)
+        .expect("a fresh output folder");
     while let Some(record) = run.step().expect("the closure never fails") {
         if let Some(e) = &record.observed {
             println!(

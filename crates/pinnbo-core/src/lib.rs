@@ -6,6 +6,7 @@
 //! the FDM solvers and the jets; never the command line.
 
 pub mod acquisition;
+pub mod builder;
 mod dense;
 pub mod design;
 pub mod gp;
@@ -19,10 +20,12 @@ pub mod neural_greedy;
 pub mod neural_surrogate;
 pub mod oracle;
 pub mod outputs;
+pub mod pinn_bo;
 pub mod run;
 pub mod space;
 pub mod strategy;
 
+pub use builder::{BuildError, Optimization};
 pub use oracle::{Evaluation, Failure, Oracle};
 pub use run::{Run, RunConfig, RunError, Summary};
 pub use strategy::{Observed, Proposal, Strategy};

@@ -7,8 +7,11 @@ use crate::neural_bo::{Draw, NeuralBo, NeuralBoConfig};
 use crate::neural_cbo::{NeuralCbo, NeuralCboConfig};
 use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::neural_surrogate::{Features, SurrogateConfig};
+use crate::pinn_bo::{PinnBo, PinnBoConfig};
 use crate::strategy::{RandomSearch, Strategy};
+use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::Activation;
+use pinnbo_ad::OperatorRegistry;
 
 /// Mixed into the run's seed for network initialization, so weights and designs differ.
 const NEURAL_SEED: u64 = 0x6e65_7572_616c;
@@ -17,6 +20,7 @@ use pinnbo_dsl::Problem;
 
 /// The methods `pinnbo solve` runs today.
 pub const AVAILABLE: &[&str] = &[
+    "pinn-bo",
     "neural-bo",
     "neural-cbo",
     "neural-greedy",
@@ -30,6 +34,16 @@ pub const AVAILABLE: &[&str] = &[
 /// method (settings of another method do not apply). `seed` is the run's: it fixes the
 /// initial weights of neural surrogates.
 pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Strategy>, String> {
+    strategy_with(problem, name, seed, &OperatorRegistry::new())
+}
+
+/// As [`strategy`], with the caller's operators for PINN-BO's residuals.
+pub fn strategy_with(
+    problem: &Problem,
+    name: &str,
+    seed: u64,
+    operators: &OperatorRegistry,
+) -> Result<Box<dyn Strategy>, String> {
     let empty = Settings::default();
     let settings = match &problem.method {
         Some(m) if m.name == name => &m.settings,
@@ -59,6 +73,35 @@ pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Stra
         "gp-ucb" => gp(GpAcquisition::ConfidenceBound),
         "gp-ts" => gp(GpAcquisition::ThompsonSampling),
         "random" => Box::new(RandomSearch),
+        "pinn-bo" => {
+            if settings.name("surrogate") == Some("ntk-gp") {
+                return Err(
+                    "pinn-bo's `surrogate ntk-gp` is not available in this version yet; \
+                            the default `surrogate pinn` is"
+                        .into(),
+                );
+            }
+            let defaults = PinnBoConfig::default();
+            let config = PinnBoConfig {
+                width: int("width", defaults.width),
+                depth: int("depth", defaults.depth),
+                activation: activation(settings, defaults.activation),
+                lambda: settings.number("lambda").unwrap_or(defaults.lambda),
+                residual_points: int("residual_points", defaults.residual_points),
+                lambda_r: settings.number("lambda_r").unwrap_or(defaults.lambda_r),
+                sampling: match settings.name("sampling") {
+                    Some("uniform") => Sampling::Uniform,
+                    _ => defaults.sampling,
+                },
+                epochs: int("epochs", defaults.epochs),
+                lr: settings.number("lr").unwrap_or(defaults.lr),
+                lr_decay: settings.number("lr_decay").unwrap_or(defaults.lr_decay),
+                nu: settings.number("nu"),
+                search,
+                ..defaults
+            };
+            Box::new(PinnBo::new(config, problem, operators, seed ^ NEURAL_SEED).map_err(|e| e.0)?)
+        }
         "neural-cbo" => {
             let config = NeuralCboConfig {
                 surrogate: surrogate_config(settings),
@@ -79,10 +122,7 @@ pub fn strategy(problem: &Problem, name: &str, seed: u64) -> Result<Box<dyn Stra
                 config: NeuralGreedyConfig {
                     width: int("width", defaults.width),
                     depth: int("depth", defaults.depth),
-                    activation: settings
-                        .name("activation")
-                        .and_then(Activation::from_name)
-                        .unwrap_or(defaults.activation),
+                    activation: activation(settings, defaults.activation),
                     sigma2: settings.number("lambda").unwrap_or(defaults.sigma2),
                     epochs: int("epochs", defaults.epochs),
                     lr: settings.number("lr").unwrap_or(defaults.lr),
@@ -127,10 +167,7 @@ fn surrogate_config(settings: &Settings) -> SurrogateConfig {
     SurrogateConfig {
         width: int("width", defaults.width),
         depth: int("depth", defaults.depth),
-        activation: settings
-            .name("activation")
-            .and_then(Activation::from_name)
-            .unwrap_or(defaults.activation),
+        activation: activation(settings, defaults.activation),
         bias_std: settings.number("bias").unwrap_or(defaults.bias_std),
         lambda: settings.number("lambda").unwrap_or(defaults.lambda),
         epochs: int("epochs", defaults.epochs),
@@ -144,4 +181,12 @@ fn surrogate_config(settings: &Settings) -> SurrogateConfig {
             _ => Features::Static,
         },
     }
+}
+
+/// The `activation` setting, or `default`.
+fn activation(settings: &Settings, default: Activation) -> Activation {
+    settings
+        .name("activation")
+        .and_then(Activation::from_name)
+        .unwrap_or(default)
 }

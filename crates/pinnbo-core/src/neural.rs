@@ -48,10 +48,10 @@ pub(crate) fn fit(
     Ok((net, report))
 }
 
-/// The unit-cube point where `f` (a centred `[n, d]` batch to `[n]` or `[n, 1]` values)
-/// is smallest, and the value: Sobol candidates, then gradient refinement.
+/// The unit-cube point where `f` (values at a flat `[n, d]` slice of unit-cube points) is
+/// smallest, and the value: Sobol candidates, then gradient refinement.
 pub(crate) fn minimize(
-    f: &(dyn Fn(&Tensor) -> Result<Tensor> + Sync),
+    f: &(dyn Fn(&[f64]) -> Result<Vec<f64>> + Sync),
     d: usize,
     search: Search,
     rng: &mut ChaCha8Rng,
@@ -60,7 +60,7 @@ pub(crate) fn minimize(
     // scored NaN, the worst) and returned after the search.
     let error = Mutex::new(None);
     let score = |flat: &[f64]| -> Vec<f64> {
-        match column(flat_tensor(flat, d).and_then(|x| f(&x))) {
+        match f(flat) {
             Ok(v) => v.into_iter().map(|s| -s).collect(),
             Err(e) => {
                 error

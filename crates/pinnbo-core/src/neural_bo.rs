@@ -7,7 +7,7 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{flat_tensor, minimize, points_tensor};
+use crate::neural::{column, flat_tensor, minimize, points_tensor};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
@@ -124,7 +124,10 @@ impl Strategy for NeuralBo {
                     candidates: self.config.candidates,
                     refine: true,
                 };
-                minimize(&|x| posterior.sample(&epsilon, x), d, search, rng).map_err(failed)?
+                let f = |u: &[f64]| {
+                    column(flat_tensor(u, d).and_then(|x| posterior.sample(&epsilon, &x)))
+                };
+                minimize(&f, d, search, rng).map_err(failed)?
             }
         };
         let at = flat_tensor(&unit, d).map_err(failed)?;

@@ -183,6 +183,16 @@ mod tests {
             .collect()
     }
 
+    /// One step on the unit square from a fixed network and stream.
+    fn propose(observed: &[Observed]) -> Proposal {
+        let space = Space {
+            lo: vec![0.0; 2],
+            hi: vec![1.0; 2],
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        cbo().propose(&space, observed, &mut rng).unwrap()
+    }
+
     fn cbo() -> NeuralCbo {
         let config = NeuralCboConfig {
             surrogate: SurrogateConfig {
@@ -200,12 +210,7 @@ mod tests {
     #[test]
     fn without_lcb_feasible_points_the_least_violation_is_proposed() {
         let observed = history(|u| u[0] + u[1], |u| 1.0 + 2.0 * u[0]);
-        let space = Space {
-            lo: vec![0.0; 2],
-            hi: vec![1.0; 2],
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let p = cbo().propose(&space, &observed, &mut rng).unwrap();
+        let p = propose(&observed);
         assert_eq!(
             p.diagnostics["rule"], "least-lcb-violation",
             "{}",
@@ -222,12 +227,7 @@ mod tests {
             |u| (u[0] - 0.9).powi(2) + (u[1] - 0.5).powi(2),
             |u| u[0] - 0.5,
         );
-        let space = Space {
-            lo: vec![0.0; 2],
-            hi: vec![1.0; 2],
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(1);
-        let p = cbo().propose(&space, &observed, &mut rng).unwrap();
+        let p = propose(&observed);
         assert_eq!(
             p.diagnostics["rule"], "ei-among-lcb-feasible",
             "{}",

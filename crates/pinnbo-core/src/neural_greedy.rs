@@ -9,7 +9,7 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{fit, minimize, points_tensor};
+use crate::neural::{column, fit, flat_tensor, minimize, points_tensor};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
 use candle_core::Device;
@@ -109,7 +109,8 @@ impl Strategy for NeuralGreedy {
             candidates: c.candidates,
             refine: c.refine,
         };
-        let (unit, predicted) = minimize(&|x| net.forward(x), d, search, rng).map_err(failed)?;
+        let f = |u: &[f64]| column(flat_tensor(u, d).and_then(|x| net.forward(&x)));
+        let (unit, predicted) = minimize(&f, d, search, rng).map_err(failed)?;
         Ok(Proposal {
             unit,
             diagnostics: json!({

@@ -89,7 +89,7 @@ fn failed(e: impl std::fmt::Display) -> StrategyError {
 pub(crate) const CHUNK: usize = 4096;
 
 /// Seed of the Sobol points the mean prior variance is taken over.
-const PRIOR_POINTS_SEED: u64 = 0x7072_696f_72;
+const PRIOR_POINTS_SEED: u64 = 0x0070_7269_6f72;
 
 pub struct NeuralSurrogate {
     pub config: SurrogateConfig,
@@ -105,8 +105,11 @@ pub struct NeuralSurrogate {
 /// Gram blocks against the observed points: the dual form's ingredients.
 struct DualForm<'a> {
     spd: Spd,
-    cross: Box<dyn Fn(&Tensor) -> Result<(Mat<f64>, Vec<f64>), StrategyError> + 'a>,
+    cross: Box<CrossGram<'a>>,
 }
+
+/// Candidates (centred) to their Gram block against the observed points and their diagonal.
+type CrossGram<'a> = dyn Fn(&Tensor) -> Result<(Mat<f64>, Vec<f64>), StrategyError> + 'a;
 
 /// A surrogate trained on one step's observations.
 pub struct Posterior<'a> {

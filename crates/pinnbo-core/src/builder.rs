@@ -1,0 +1,179 @@
+//! The library's front door: a problem (from a file or built in code) and a method to a
+//! journaled [`Run`].
+//!
+//! ```no_run
+//! use pinnbo_core::Optimization;
+//! use pinnbo_ad::OperatorRegistry;
+//!
+//! let mut run = Optimization::from_file("problems/beam.pde", &OperatorRegistry::new())?
+//!     .method("gp-ei")
+//!     .seed(3)
+//!     .budget(25)
+//!     .start("beam-run".as_ref())?;
+//! while let Some(record) = run.step()? {
+//!     println!("{} {:?}", record.index, record.observed);
+//! }
+//! println!("{:?}", run.summary().best);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! A closure oracle replaces the file's (`oracle(FnOracle(..))`), a strategy object replaces
+//! the named method (`strategy(..)`), and operators registered by the caller reach both the
+//! file's checks and PINN-BO's residuals (`examples/closure_oracle.rs`,
+//! `examples/custom_operator_pinn_bo.rs`).
+
+use crate::methods;
+use crate::oracle::{self, NoiseModel, Oracle, SetupError};
+use crate::run::{Run, RunConfig, RunError, Setup};
+use crate::strategy::Strategy;
+use pinnbo_ad::OperatorRegistry;
+use pinnbo_dsl::{compile_with, Problem, Source, Style};
+use std::path::Path;
+
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error("cannot read {path}: {message}")]
+    Read { path: String, message: String },
+    /// The file's diagnostics, rendered.
+    #[error("{0}")]
+    Invalid(String),
+    /// An unknown or unavailable method, or one that does not fit the problem.
+    #[error("{0}")]
+    Method(String),
+    #[error(transparent)]
+    Setup(#[from] SetupError),
+    #[error(transparent)]
+    Run(#[from] RunError),
+}
+
+/// A run being configured: the problem file's settings unless overridden.
+pub struct Optimization {
+    problem: Problem,
+    config: RunConfig,
+    operators: OperatorRegistry,
+    oracle: Option<Box<dyn Oracle>>,
+    strategy: Option<Box<dyn Strategy>>,
+    allow_exec: bool,
+}
+
+impl Optimization {
+    /// A problem built in code (or already compiled).
+    pub fn new(problem: Problem) -> Optimization {
+        Optimization {
+            config: RunConfig::from_problem(&problem),
+            problem,
+            operators: OperatorRegistry::new(),
+            oracle: None,
+            strategy: None,
+            allow_exec: false,
+        }
+    }
+
+    /// Reads and checks a `.pde` file; `operators` are the caller's own (their names become
+    /// part of the language for this file).
+    pub fn from_file(path: &str, operators: &OperatorRegistry) -> Result<Optimization, BuildError> {
+        let text = std::fs::read_to_string(path).map_err(|e| BuildError::Read {
+            path: path.to_string(),
+            message: e.to_string(),
+        })?;
+        let checked = compile_with(&Source::new(path, text.as_str()), operators.signatures())
+            .map_err(|failed| BuildError::Invalid(failed.render(Style::Plain)))?;
+        Ok(Optimization::new(checked.problem))
+    }
+
+    pub fn method(mut self, name: &str) -> Self {
+        self.config.method = name.to_string();
+        self
+    }
+
+    /// A strategy object instead of a named method (its name is journaled).
+    pub fn strategy(mut self, strategy: Box<dyn Strategy>) -> Self {
+        self.config.method = strategy.name().to_string();
+        self.strategy = Some(strategy);
+        self
+    }
+
+    /// An oracle instead of the file's (a closure: [`crate::oracle::FnOracle`]).
+    pub fn oracle(mut self, oracle: impl Oracle + 'static) -> Self {
+        self.oracle = Some(Box::new(oracle));
+        self
+    }
+
+    /// Operators for PINN-BO's residuals (the same registry the file was checked with).
+    pub fn operators(mut self, operators: OperatorRegistry) -> Self {
+        self.operators = operators;
+        self
+    }
+
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.config.seed = seed;
+        self
+    }
+
+    /// Total evaluations, the initial design included (which is capped by it).
+    pub fn budget(mut self, budget: usize) -> Self {
+        self.config.budget = budget;
+        self.config.init = self.config.init.min(budget);
+        self
+    }
+
+    /// Lets an `oracle command` run.
+    pub fn allow_exec(mut self, allow: bool) -> Self {
+        self.allow_exec = allow;
+        self
+    }
+
+    /// All run settings at once (the command line merges file, flags and journal header).
+    pub fn run_config(mut self, config: RunConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    pub fn config(&self) -> &RunConfig {
+        &self.config
+    }
+
+    pub fn problem(&self) -> &Problem {
+        &self.problem
+    }
+
+    /// Everything a run needs: the strategy, the oracle and its noise model.
+    pub fn setup(self) -> Result<Setup, BuildError> {
+        let strategy = match self.strategy {
+            Some(s) => s,
+            None => methods::strategy_with(
+                &self.problem,
+                &self.config.method,
+                self.config.seed,
+                &self.operators,
+            )
+            .map_err(BuildError::Method)?,
+        };
+        // `noise ..% of range` samples the oracle 4,096 times: only the file's closed forms
+        // and FDM fields are cheap enough (a caller's oracle may be an experiment).
+        let cheap = self.oracle.is_none()
+            && !matches!(self.problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
+        let mut oracle = match self.oracle {
+            Some(o) => o,
+            None => oracle::from_problem(&self.problem, self.allow_exec)?,
+        };
+        let noise = NoiseModel::from_problem(&self.problem, oracle.as_mut(), cheap)?;
+        Ok(Setup {
+            problem: self.problem,
+            oracle,
+            noise,
+            strategy,
+            config: self.config,
+        })
+    }
+
+    /// Starts a run journaled in `dir` (which must not hold one).
+    pub fn start(self, dir: &Path) -> Result<Run, BuildError> {
+        Ok(Run::start(self.setup()?, dir)?)
+    }
+
+    /// Continues the run journaled in `dir`.
+    pub fn resume(self, dir: &Path) -> Result<Run, BuildError> {
+        Ok(Run::resume(self.setup()?, dir)?)
+    }
+}
