@@ -155,6 +155,10 @@ fn pinn_bo_runs_a_seeded_deterministic_optimization_that_improves() {
     let (a, b) = (run("a", "3"), run("b", "3"));
     let xs = |r: &[Value]| r.iter().map(|r| r["x"].clone()).collect::<Vec<_>>();
     assert_eq!(xs(&a), xs(&b), "the same seed gives the same run");
+    assert_eq!(a.len(), 7);
+    for x in xs(&a) {
+        assert!((0.0..=2.0).contains(&x[0].as_f64().unwrap()), "{x}");
+    }
     let value = |r: &Value| r["observed"]["objective"].as_f64().unwrap();
     let init_best = a[..4].iter().map(value).fold(f64::INFINITY, f64::min);
     let best = a.iter().map(value).fold(f64::INFINITY, f64::min);
