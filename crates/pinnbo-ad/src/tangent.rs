@@ -19,6 +19,7 @@ use candle_core::{Result, Tensor};
 use std::sync::Arc;
 
 /// Per layer: the backpropagated signals `[K, N, out]`, the inputs `[K, N, in]`, the scale.
+#[derive(Clone)]
 pub struct Factors {
     layers: Vec<(Tensor, Tensor, f64)>,
 }

@@ -7,7 +7,7 @@ use crate::neural_bo::{Draw, NeuralBo, NeuralBoConfig};
 use crate::neural_cbo::{NeuralCbo, NeuralCboConfig};
 use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::neural_surrogate::{Features, SurrogateConfig};
-use crate::pinn_bo::{PinnBo, PinnBoConfig};
+use crate::pinn_bo::{PinnBo, PinnBoConfig, Surrogate};
 use crate::strategy::{RandomSearch, Strategy};
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::Activation;
@@ -74,15 +74,12 @@ pub fn strategy_with(
         "gp-ts" => gp(GpAcquisition::ThompsonSampling),
         "random" => Box::new(RandomSearch),
         "pinn-bo" => {
-            if settings.name("surrogate") == Some("ntk-gp") {
-                return Err(
-                    "pinn-bo's `surrogate ntk-gp` is not available in this version yet; \
-                            the default `surrogate pinn` is"
-                        .into(),
-                );
-            }
             let defaults = PinnBoConfig::default();
             let config = PinnBoConfig {
+                surrogate: match settings.name("surrogate") {
+                    Some("ntk-gp") => Surrogate::NtkGp,
+                    _ => Surrogate::Pinn,
+                },
                 width: int("width", defaults.width),
                 depth: int("depth", defaults.depth),
                 activation: activation(settings, defaults.activation),

@@ -40,8 +40,20 @@ use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
+mod ntk_gp;
+
+/// PINN-BO's surrogate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Surrogate {
+    /// The trained physics-informed network, minimized (the thesis's algorithm).
+    Pinn,
+    /// The NTK-PINN Gaussian process of Lemma 5.3.4, its lower bound `μ − ν_t σ` minimized.
+    NtkGp,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct PinnBoConfig {
+    pub surrogate: Surrogate,
     pub width: usize,
     pub depth: usize,
     pub activation: Activation,
@@ -66,6 +78,7 @@ pub struct PinnBoConfig {
 impl Default for PinnBoConfig {
     fn default() -> Self {
         PinnBoConfig {
+            surrogate: Surrogate::Pinn,
             width: 100,
             depth: 3,
             activation: Activation::Tanh,
@@ -102,6 +115,9 @@ pub struct PinnBo {
     residual_features: Vec<Factors>,
     /// c²: residual units to field units (module docs).
     units: f64,
+    /// The mean prior variance `|φ(z)|²` over the residual points: the NTK-PINN GP's kernel
+    /// is divided by it, so that its prior matches the standardized observations.
+    prior_variance: f64,
     k_rr: Mat<f64>,
     logdet_rr: f64,
     lo: Vec<f64>,
@@ -234,6 +250,7 @@ impl PinnBo {
             terms,
             residual_features,
             units,
+            prior_variance: value_norm / k_rr.nrows().max(1) as f64,
             k_rr,
             logdet_rr,
             lo,
@@ -242,17 +259,32 @@ impl PinnBo {
         })
     }
 
-    /// ν_t from the observed points (raw coordinates).
-    fn nu(&self, observed: &Tensor) -> Result<(f64, f64, f64), StrategyError> {
+    /// The observed points' features (raw coordinates) and their Gram blocks: K_uu, and
+    /// K_ur against the residual points (residual features scaled by c).
+    fn observed_grams(
+        &self,
+        observed: &Tensor,
+    ) -> Result<(Factors, Mat<f64>, Mat<f64>), StrategyError> {
         let phi = Factors::of_values(&self.initial, observed).map_err(failed)?;
         let k_uu = block_gram(std::slice::from_ref(&phi), std::slice::from_ref(&phi))?;
-        let mut k_ur = block_gram(std::slice::from_ref(&phi), &self.residual_features)?;
-        for v in k_ur.col_iter_mut().flat_map(|c| c.iter_mut()) {
+        let k_ur = self.against_residuals(&phi)?;
+        Ok((phi, k_uu, k_ur))
+    }
+
+    /// The Gram block of value features against the residual points' (scaled by c).
+    fn against_residuals(&self, phi: &Factors) -> Result<Mat<f64>, StrategyError> {
+        let mut k = block_gram(std::slice::from_ref(phi), &self.residual_features)?;
+        for v in k.col_iter_mut().flat_map(|c| c.iter_mut()) {
             *v *= self.units.sqrt();
         }
+        Ok(k)
+    }
+
+    /// `(ν_t, γ_t, I)` from the Gram blocks of the observed points.
+    fn nu(&self, k_uu: &Mat<f64>, k_ur: &Mat<f64>) -> Result<(f64, f64, f64), StrategyError> {
         let lambda = self.config.lambda;
         let (gamma, info) =
-            interaction_with(&k_uu, &k_ur, &self.k_rr, self.logdet_rr, lambda, lambda)?;
+            interaction_with(k_uu, k_ur, &self.k_rr, self.logdet_rr, lambda, lambda)?;
         let c = &self.config;
         let nu = c.nu.unwrap_or_else(|| {
             let inside = (2.0 * gamma - 2.0 * info + (1.0 / c.delta).ln()).max(0.0);
@@ -330,17 +362,68 @@ impl Strategy for PinnBo {
         let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
         let observed = self.raw_tensor(&flat, d).map_err(failed)?;
         let clock = std::time::Instant::now();
-        let (nu, gamma, info) = self.nu(&observed)?;
+        let (phi, k_uu, k_ur) = self.observed_grams(&observed)?;
+        let (nu, gamma, info) = self.nu(&k_uu, &k_ur)?;
         let info_seconds = clock.elapsed().as_secs_f64();
+        let clock = std::time::Instant::now();
+        let step = match self.config.surrogate {
+            Surrogate::Pinn => self.pinn_step(observed, field, &standardizer, nu, rng, d)?,
+            Surrogate::NtkGp => {
+                let y: Vec<f64> = field.iter().map(|v| standardizer.forward(*v)).collect();
+                let gp = ntk_gp::NtkPinnGp::fit(self, phi, &k_uu, &k_ur, &y, &standardizer)?;
+                gp.minimize_bound(self, nu, sign, &standardizer, rng, d)?
+            }
+        };
+        let mut diagnostics = json!({
+            "nu": nu,
+            "information_gain": gamma,
+            "interaction_information": info,
+            "predicted": sign * step.predicted,
+            "information_seconds": info_seconds,
+            "seconds": clock.elapsed().as_secs_f64(),
+        });
+        if let (Some(map), serde_json::Value::Object(extra)) =
+            (diagnostics.as_object_mut(), step.diagnostics)
+        {
+            map.extend(extra);
+        }
+        Ok(Proposal {
+            unit: step.unit,
+            diagnostics,
+        })
+    }
+}
+
+/// What a surrogate's step found: the point, the predicted objective there (as minimized),
+/// and what it wants journaled.
+struct Step {
+    unit: Vec<f64>,
+    predicted: f64,
+    diagnostics: serde_json::Value,
+}
+
+impl PinnBo {
+    /// The PINN surrogate: trained from θ0 with output scale s ν_t; its minimizer.
+    fn pinn_step(
+        &self,
+        observed: Tensor,
+        field: Vec<f64>,
+        standardizer: &Standardizer,
+        nu: f64,
+        rng: &mut ChaCha8Rng,
+        d: usize,
+    ) -> Result<Step, StrategyError> {
+        let sign = self.minimized_sign();
         let clock = std::time::Instant::now();
         let mut net = self.initial.deep_copy().map_err(failed)?;
         let scale = standardizer.std * nu;
         net.set_output_scale(scale);
         net.set_output_bias(standardizer.mean / scale)
             .map_err(failed)?;
+        let n = field.len();
         let data = Observations {
             points: observed,
-            values: Tensor::from_vec(field, history.len(), &Device::Cpu).map_err(failed)?,
+            values: Tensor::from_vec(field, n, &Device::Cpu).map_err(failed)?,
         };
         let c = &self.config;
         let training = TrainConfig {
@@ -356,20 +439,15 @@ impl Strategy for PinnBo {
         };
         let report = train(&net, Some(&data), &self.terms, &training).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
-        let clock = std::time::Instant::now();
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
         let (unit, predicted) = minimize(&f, d, c.search, rng).map_err(failed)?;
-        Ok(Proposal {
+        Ok(Step {
             unit,
+            predicted,
             diagnostics: json!({
-                "nu": nu,
-                "information_gain": gamma,
-                "interaction_information": info,
-                "predicted": sign * predicted,
                 "train_loss": report.final_loss,
-                "information_seconds": info_seconds,
+                "epochs": report.epochs,
                 "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
             }),
         })
     }
@@ -415,12 +493,7 @@ mod tests {
         };
         let bo = PinnBo::new(config, &problem(), &OperatorRegistry::new(), 2).unwrap();
         let x = Tensor::new(&[[0.1f64], [0.9], [1.7]], &Device::Cpu).unwrap();
-        let phi = Factors::of_values(&bo.initial, &x).unwrap();
-        let k_uu = block_gram(std::slice::from_ref(&phi), std::slice::from_ref(&phi)).unwrap();
-        let mut k_ur = block_gram(std::slice::from_ref(&phi), &bo.residual_features).unwrap();
-        for v in k_ur.col_iter_mut().flat_map(|c| c.iter_mut()) {
-            *v *= bo.units.sqrt();
-        }
+        let (_, k_uu, k_ur) = bo.observed_grams(&x).unwrap();
         let (lambda1, lambda2) = (0.5, 2.0);
         let (gamma, info) =
             interaction_information(&k_uu, &k_ur, &bo.k_rr, lambda1, lambda2).unwrap();
