@@ -145,7 +145,12 @@ impl Mlp {
 
     /// An independent copy (`clone` shares the variables).
     pub fn deep_copy(&self) -> Result<Mlp> {
-        let copy = |v: &Var| Var::from_tensor(&v.as_tensor().copy()?);
+        self.to_dtype(self.config.dtype)
+    }
+
+    /// An independent copy with its weights in `dtype`.
+    pub fn to_dtype(&self, dtype: DType) -> Result<Mlp> {
+        let copy = |v: &Var| Var::from_tensor(&v.as_tensor().to_dtype(dtype)?.copy()?);
         let layers = self
             .layers
             .iter()
@@ -158,7 +163,10 @@ impl Mlp {
             })
             .collect::<Result<_>>()?;
         Ok(Mlp {
-            config: self.config.clone(),
+            config: MlpConfig {
+                dtype,
+                ..self.config.clone()
+            },
             layers,
             output_scale: self.output_scale,
         })

@@ -67,12 +67,15 @@ pub fn maximize(
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, f64) {
     let batch = |flat: &[f64]| flat.par_chunks(d).map(score).collect::<Vec<f64>>();
-    maximize_batch(&batch, d, search, rng)
+    maximize_batch(&batch, None, d, search, rng)
 }
 
 /// As [`maximize`] for a score evaluated a batch at a time (a network's forward pass).
+/// With `screen` (a cheaper approximation of `score`), the candidates are ranked by it and
+/// only the best few are scored (and refined) by `score`.
 pub fn maximize_batch(
     score: &BatchScore,
+    screen: Option<&BatchScore>,
     d: usize,
     search: Search,
     rng: &mut ChaCha8Rng,
@@ -82,7 +85,7 @@ pub fn maximize_batch(
     let flat = in_box(&unit, search.candidates.max(1), Sampling::Sobol, seed);
     let mut scored: Vec<(Vec<f64>, f64)> = Vec::with_capacity(search.candidates);
     for chunk in flat.chunks(BATCH * d) {
-        let values = score(chunk);
+        let values = screen.unwrap_or(score)(chunk);
         scored.extend(
             chunk
                 .chunks(d)
@@ -91,6 +94,14 @@ pub fn maximize_batch(
         );
     }
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    if screen.is_some() {
+        scored.truncate(REFINED);
+        let flat: Vec<f64> = scored.iter().flat_map(|(p, _)| p.clone()).collect();
+        for ((_, s), v) in scored.iter_mut().zip(score(&flat)) {
+            *s = finite_or_worst(v);
+        }
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
     if search.refine {
         let refined: Vec<(Vec<f64>, f64)> = scored
             .iter()
@@ -226,5 +237,26 @@ mod tests {
         );
         assert!(refined.1 > plain.1);
         assert!(refined.1 > -1e-8, "{:?}", refined);
+    }
+
+    /// A screen ranks the candidates only: the point and score returned are the true
+    /// score's (here the screen is offset by 1000 and coarsely rounded).
+    #[test]
+    fn a_screen_ranks_but_the_score_decides() {
+        let f = |p: &[f64]| -((p[0] - 0.3).powi(2) + (p[1] - 0.7).powi(2));
+        let score = |flat: &[f64]| flat.chunks(2).map(f).collect::<Vec<f64>>();
+        let screen = |flat: &[f64]| {
+            flat.chunks(2)
+                .map(|p| (f(p) * 100.0).round() / 100.0 + 1000.0)
+                .collect::<Vec<f64>>()
+        };
+        let search = Search {
+            candidates: 256,
+            refine: true,
+        };
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let (p, s) = maximize_batch(&score, Some(&screen), 2, search, &mut rng);
+        assert!((s - f(&p)).abs() < 1e-15, "{s} vs {}", f(&p));
+        assert!(s > -1e-8, "{p:?} {s}");
     }
 }

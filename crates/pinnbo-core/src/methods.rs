@@ -9,6 +9,7 @@ use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::neural_surrogate::{Features, SurrogateConfig};
 use crate::pinn_bo::{PinnBo, PinnBoConfig, Surrogate};
 use crate::strategy::{RandomSearch, Strategy};
+use candle_core::DType;
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::Activation;
 use pinnbo_ad::OperatorRegistry;
@@ -176,6 +177,10 @@ fn surrogate_config(settings: &Settings) -> SurrogateConfig {
         features: match settings.name("features") {
             Some("dynamic") => Features::Dynamic,
             _ => Features::Static,
+        },
+        dtype: match settings.name("dtype") {
+            Some("f32") => DType::F32,
+            _ => DType::F64,
         },
     }
 }

@@ -1,7 +1,7 @@
 //! What the neural methods share: how points reach a network, training a copy of θ0, and
 //! minimizing a network-valued function over the unit cube.
 
-use crate::acquisition::{maximize_batch, Search};
+use crate::acquisition::{maximize_batch, BatchScore, Search};
 use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;
@@ -39,19 +39,24 @@ pub(crate) fn fit(
     config: &TrainConfig,
 ) -> Result<(Mlp, TrainReport)> {
     let net = initial.deep_copy()?;
-    let n = y.len();
+    let (n, dtype) = (y.len(), initial.config().dtype);
     let data = Observations {
-        points: x.clone(),
-        values: Tensor::from_vec(y, n, &Device::Cpu)?,
+        points: x.to_dtype(dtype)?,
+        values: Tensor::from_vec(y, n, &Device::Cpu)?.to_dtype(dtype)?,
     };
     let report = train(&net, Some(&data), &[], config)?;
     Ok((net, report))
 }
 
-/// The unit-cube point where `f` (values at a flat `[n, d]` slice of unit-cube points) is
-/// smallest, and the value: Sobol candidates, then gradient refinement.
+/// A network-valued function of a flat `[n, d]` slice of unit-cube points.
+pub(crate) type PointsFn<'a> = dyn Fn(&[f64]) -> Result<Vec<f64>> + Sync + 'a;
+
+/// The unit-cube point where `f` is smallest, and the value: Sobol candidates, then gradient
+/// refinement. `screen`, a cheaper approximation of `f` (single precision), ranks the
+/// candidates; the best few are then scored and refined with `f`.
 pub(crate) fn minimize(
-    f: &(dyn Fn(&[f64]) -> Result<Vec<f64>> + Sync),
+    f: &PointsFn,
+    screen: Option<&PointsFn>,
     d: usize,
     search: Search,
     rng: &mut ChaCha8Rng,
@@ -59,8 +64,8 @@ pub(crate) fn minimize(
     // The acquisition search takes infallible scores: the first error is kept (its batch
     // scored NaN, the worst) and returned after the search.
     let error = Mutex::new(None);
-    let score = |flat: &[f64]| -> Vec<f64> {
-        match f(flat) {
+    let negated = |g: &PointsFn, flat: &[f64]| -> Vec<f64> {
+        match g(flat) {
             Ok(v) => v.into_iter().map(|s| -s).collect(),
             Err(e) => {
                 error
@@ -71,7 +76,10 @@ pub(crate) fn minimize(
             }
         }
     };
-    let (unit, score) = maximize_batch(&score, d, search, rng);
+    let score = |flat: &[f64]| negated(f, flat);
+    let screened = screen.map(|s| move |flat: &[f64]| negated(s, flat));
+    let screen_ref = screened.as_ref().map(|s| s as &BatchScore);
+    let (unit, score) = maximize_batch(&score, screen_ref, d, search, rng);
     match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok((unit, -score)),

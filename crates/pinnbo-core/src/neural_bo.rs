@@ -7,10 +7,11 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{column, flat_tensor, minimize, points_tensor};
+use crate::neural::{column, flat_tensor, minimize, points_tensor, PointsFn};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use candle_core::DType;
 use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -127,7 +128,12 @@ impl Strategy for NeuralBo {
                 let f = |u: &[f64]| {
                     column(flat_tensor(u, d).and_then(|x| posterior.sample(&epsilon, &x)))
                 };
-                minimize(&f, d, search, rng).map_err(failed)?
+                let screen = |u: &[f64]| {
+                    column(flat_tensor(u, d).and_then(|x| posterior.sample_screen(&epsilon, &x)))
+                };
+                let single = self.config.surrogate.dtype == DType::F32;
+                let screen = single.then_some(&screen as &PointsFn);
+                minimize(&f, screen, d, search, rng).map_err(failed)?
             }
         };
         let at = flat_tensor(&unit, d).map_err(failed)?;

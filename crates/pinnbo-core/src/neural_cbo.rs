@@ -143,7 +143,7 @@ impl Strategy for NeuralCbo {
                 vec![f64::NAN; flat.len() / d]
             })
         };
-        let (unit, best) = maximize_batch(&batch, d, self.config.search, rng);
+        let (unit, best) = maximize_batch(&batch, None, d, self.config.search, rng);
         if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(failed(e));
         }

@@ -110,7 +110,7 @@ impl Strategy for NeuralGreedy {
             refine: c.refine,
         };
         let f = |u: &[f64]| column(flat_tensor(u, d).and_then(|x| net.forward(&x)));
-        let (unit, predicted) = minimize(&f, d, search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, d, search, rng).map_err(failed)?;
         Ok(Proposal {
             unit,
             diagnostics: json!({

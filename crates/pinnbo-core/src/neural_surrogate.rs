@@ -51,6 +51,9 @@ pub struct SurrogateConfig {
     pub min_steps: usize,
     pub lr: f64,
     pub features: Features,
+    /// F32: training and the candidates' screening in single precision (the variance, the
+    /// refinement and the final comparison stay in double).
+    pub dtype: DType,
 }
 
 impl Default for SurrogateConfig {
@@ -77,6 +80,7 @@ impl Default for SurrogateConfig {
             // variance); 1e-4 fits.
             lr: 1e-4,
             features: Features::Static,
+            dtype: DType::F64,
         }
     }
 }
@@ -116,6 +120,8 @@ pub struct Posterior<'a> {
     surrogate: &'a NeuralSurrogate,
     /// The network at θ_t: the posterior mean.
     pub net: Mlp,
+    /// With single precision: the trained network and θ0 in f32, for screening.
+    single: Option<(Mlp, Mlp)>,
     /// `U = λ I + GᵀG/m` over the static features, factored.
     u: Spd,
     pub report: TrainReport,
@@ -160,10 +166,7 @@ impl NeuralSurrogate {
     /// (`c`, `s` the output layer's factors), `[N, m + 1]`. One forward pass instead of a
     /// traced jet pass and its backward.
     pub(crate) fn static_features(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let phi = (self.initial.last_hidden(x)? * self.initial.output_layer_factor())?;
-        let bias = (Tensor::ones((x.dim(0)?, 1), phi.dtype(), phi.device())?
-            * self.initial.output_scale())?;
-        Tensor::cat(&[&phi, &bias], 1)
+        static_features_of(&self.initial, x)
     }
 
     /// Trains a copy of θ0 on the centred points `observed` and standardized values `y`.
@@ -191,7 +194,18 @@ impl NeuralSurrogate {
             batch: self.config.batch,
             shuffle_seed,
         };
-        let (net, report) = fit(&self.initial, observed, y, &training).map_err(failed)?;
+        let (net, single) = if self.config.dtype == DType::F32 {
+            let initial = self.initial.to_dtype(DType::F32).map_err(failed)?;
+            let (trained, report) = fit(&initial, observed, y, &training).map_err(failed)?;
+            let net = trained.to_dtype(DType::F64).map_err(failed)?;
+            ((net, report), Some((trained, initial)))
+        } else {
+            (
+                fit(&self.initial, observed, y, &training).map_err(failed)?,
+                None,
+            )
+        };
+        let (net, report) = net;
         let train_seconds = clock.elapsed().as_secs_f64();
         let g = self.static_features(observed).map_err(failed)?;
         let mut u = to_mat(&g.t().and_then(|t| t.matmul(&g)).map_err(failed)?)?;
@@ -205,6 +219,7 @@ impl NeuralSurrogate {
         Ok(Posterior {
             surrogate: self,
             net,
+            single,
             u: Spd::new(&u, "U").map_err(failed)?,
             report,
             train_seconds,
@@ -325,6 +340,26 @@ impl Posterior<'_> {
     pub fn sample(&self, epsilon: &Tensor, x: &Tensor) -> candle_core::Result<Tensor> {
         self.net.forward(x)? + self.surrogate.static_features(x)?.matmul(epsilon)?
     }
+
+    /// [`Posterior::sample`] in single precision when the surrogate trains in it (else the
+    /// same), for ranking many candidates.
+    pub fn sample_screen(&self, epsilon: &Tensor, x: &Tensor) -> candle_core::Result<Tensor> {
+        match &self.single {
+            None => self.sample(epsilon, x),
+            Some((net, initial)) => {
+                let (x, e) = (x.to_dtype(DType::F32)?, epsilon.to_dtype(DType::F32)?);
+                let s = (net.forward(&x)? + static_features_of(initial, &x)?.matmul(&e)?)?;
+                s.to_dtype(DType::F64)
+            }
+        }
+    }
+}
+
+/// Static features of `initial` (at θ0) at `x`, in the network's precision.
+fn static_features_of(initial: &Mlp, x: &Tensor) -> candle_core::Result<Tensor> {
+    let phi = (initial.last_hidden(x)? * initial.output_layer_factor())?;
+    let bias = (Tensor::ones((x.dim(0)?, 1), phi.dtype(), phi.device())? * initial.output_scale())?;
+    Tensor::cat(&[&phi, &bias], 1)
 }
 
 pub(crate) fn to_mat(t: &Tensor) -> Result<Mat<f64>, StrategyError> {

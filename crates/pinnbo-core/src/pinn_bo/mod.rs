@@ -440,7 +440,7 @@ impl PinnBo {
         let report = train(&net, Some(&data), &self.terms, &training).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
-        let (unit, predicted) = minimize(&f, d, c.search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, d, c.search, rng).map_err(failed)?;
         Ok(Step {
             unit,
             predicted,

@@ -136,7 +136,7 @@ impl NtkPinnGp {
                 .map(|(m, s)| sign * m - nu * s)
                 .collect())
         };
-        let (unit, lower) = minimize(&bound, d, bo.config.search, rng).map_err(failed)?;
+        let (unit, lower) = minimize(&bound, None, d, bo.config.search, rng).map_err(failed)?;
         let at = bo.raw_tensor(&unit, d).map_err(failed)?;
         let (mean, std) = self.predict(bo, &at)?;
         Ok(Step {

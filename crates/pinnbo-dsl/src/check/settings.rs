@@ -64,6 +64,9 @@ const NEURAL: &[Spec] = &[
     spec("bias", Kind::Positive),
 ];
 
+/// The NeuralBO surrogate's arithmetic: f32 trains and screens candidates in single precision.
+const PRECISION: &[Spec] = &[spec("dtype", Kind::Choice(&["f64", "f32"]))];
+
 /// How a Thompson sample is drawn: one function (pathwise) or independently per candidate.
 const THOMPSON: &[Spec] = &[spec("draw", Kind::Choice(&["pathwise", "independent"]))];
 
@@ -109,12 +112,17 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "neural-bo",
         summary: "neural Thompson sampling",
-        groups: &[NEURAL, ACQUISITION, THOMPSON],
+        groups: &[NEURAL, ACQUISITION, THOMPSON, PRECISION],
     },
     MethodInfo {
         name: "neural-cbo",
         summary: "constrained: EI on the objective among LCB-feasible points",
-        groups: &[NEURAL, ACQUISITION, &[spec("beta", Kind::Positive)]],
+        groups: &[
+            NEURAL,
+            ACQUISITION,
+            PRECISION,
+            &[spec("beta", Kind::Positive)],
+        ],
     },
     MethodInfo {
         name: "neural-greedy",
