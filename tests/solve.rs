@@ -106,6 +106,13 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
         assert_eq!(history.lines().count(), 10);
         assert!(dir.join(format!("{method}-a/convergence.png")).exists());
         assert!(dir.join(format!("{method}-a/evaluations.png")).exists());
+        // The surrogate's picture, for the methods that keep one model of the objective.
+        let has_surrogate = !matches!(method, "random" | "neural-greedy");
+        assert_eq!(
+            dir.join(format!("{method}-a/surrogate.png")).exists(),
+            has_surrogate,
+            "{method}"
+        );
     }
     // The model-based methods beat the initial design on this smooth bowl.
     let best = |out: &str| {
@@ -166,6 +173,7 @@ fn pinn_bo_runs_a_seeded_deterministic_optimization_that_improves() {
         best < init_best,
         "no improvement on the initial design: {best} vs {init_best}"
     );
+    assert!(dir.join("a/surrogate.png").exists());
     for r in &a[4..] {
         assert!(r["diagnostics"]["nu"].as_f64().unwrap() >= 1.0, "{r}");
         assert!(

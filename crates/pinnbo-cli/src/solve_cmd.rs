@@ -209,6 +209,7 @@ fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {
     outputs::write(run.dir(), run.problem(), summary, run.records())
         .map_err(|e| format!("{}: {e}", run.dir().display()))?;
     draw_evaluations(run)?;
+    draw_surrogate(run)?;
     let dir = run.dir();
     let best = outputs::best_so_far(run.problem(), run.records());
     let points: Vec<(f64, f64)> = best
@@ -300,6 +301,85 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
                 y: scale(1),
                 value_label: "objective",
                 value: &|x, y| truth(&[x, y]),
+                resolution: (120, 120),
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// For 1-D and 2-D problems, the evaluated points over the method's final surrogate mean, as
+/// `surrogate.png` (methods without a surrogate draw nothing).
+fn draw_surrogate(run: &mut Run) -> Result<(), String> {
+    let p = run.problem().clone();
+    let dim = p.dim();
+    if !(1..=2).contains(&dim) {
+        return Ok(());
+    }
+    let steps = if dim == 1 { 400 } else { 60 };
+    let axis: Vec<f64> = (0..=steps).map(|i| i as f64 / steps as f64).collect();
+    let grid: Vec<Vec<f64>> = if dim == 1 {
+        axis.iter().map(|u| vec![*u]).collect()
+    } else {
+        axis.iter()
+            .flat_map(|v| axis.iter().map(move |u| vec![*u, *v]))
+            .collect()
+    };
+    let Some(mean) = run.surrogate_mean(&grid).map_err(|e| e.to_string())? else {
+        return Ok(());
+    };
+    // Back to the file's sense (`maximize` is negated inside).
+    let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
+    let path = run.dir().join("surrogate.png");
+    let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
+    let evaluated: Vec<(Vec<f64>, f64)> = run
+        .records()
+        .iter()
+        .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective)))
+        .collect();
+    let (lo, hi) = (p.lower(), p.upper());
+    let scale = |i: usize| Scale {
+        label: &p.coords[i].name,
+        lo: lo[i],
+        hi: hi[i],
+    };
+    if dim == 1 {
+        let curve: Vec<(f64, f64)> = axis
+            .iter()
+            .zip(&mean)
+            .map(|(u, m)| (lo[0] + u * (hi[0] - lo[0]), *m))
+            .collect();
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, v)| (x[0], *v)).collect();
+        plot::line(
+            &path,
+            &Line {
+                title: &title,
+                x: scale(0),
+                y_label: "objective",
+                points: &curve,
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    } else {
+        // The nearest grid node's prediction.
+        let node = |v: f64, i: usize| {
+            (((v - lo[i]) / (hi[i] - lo[i])) * steps as f64)
+                .round()
+                .clamp(0.0, steps as f64) as usize
+        };
+        let value = |x: f64, y: f64| mean[node(y, 1) * (steps + 1) + node(x, 0)];
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, _)| (x[0], x[1])).collect();
+        plot::heat_map(
+            &path,
+            &HeatMap {
+                title: &title,
+                x: scale(0),
+                y: scale(1),
+                value_label: "objective",
+                value: &value,
                 resolution: (120, 120),
                 marks: &[],
                 samples: &samples,

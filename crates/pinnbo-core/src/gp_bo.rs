@@ -62,6 +62,19 @@ impl Strategy for GpBo {
         }
     }
 
+    fn predict(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
+        let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let gp = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).map_err(failed)?;
+        Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
+    }
+
     fn propose(
         &mut self,
         space: &Space,

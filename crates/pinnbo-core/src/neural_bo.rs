@@ -68,6 +68,24 @@ impl Strategy for NeuralBo {
         "neural-bo"
     }
 
+    fn predict(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let mean = mean_at(
+            &self.surrogate,
+            space.dim(),
+            history,
+            |o| o.objective,
+            points,
+            rng,
+        )?;
+        Ok(Some(mean))
+    }
+
     fn propose(
         &mut self,
         space: &Space,
@@ -152,4 +170,25 @@ impl Strategy for NeuralBo {
             }),
         })
     }
+}
+
+/// A surrogate's mean of `value` at unit-cube `points` after fitting it to `history`.
+pub(crate) fn mean_at(
+    surrogate: &NeuralSurrogate,
+    d: usize,
+    history: &[Observed],
+    value: impl Fn(&Observed) -> f64,
+    points: &[Vec<f64>],
+    rng: &mut ChaCha8Rng,
+) -> Result<Vec<f64>, StrategyError> {
+    let values: Vec<f64> = history.iter().map(value).collect();
+    let standardizer = Standardizer::fit(&values);
+    let y = values.iter().map(|v| standardizer.forward(*v)).collect();
+    let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
+    let observed = points_tensor(&x, d).map_err(failed)?;
+    let posterior = surrogate.fit(&observed, y, rng.random())?;
+    let mean = posterior
+        .mean(&points_tensor(points, d).map_err(failed)?)
+        .map_err(failed)?;
+    Ok(mean.iter().map(|m| standardizer.inverse(*m)).collect())
 }

@@ -11,6 +11,7 @@
 
 use crate::acquisition::{expected_improvement, maximize_batch, Search};
 use crate::neural::{column, flat_tensor, points_tensor};
+use crate::neural_bo::mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
@@ -96,6 +97,25 @@ fn score(
 impl Strategy for NeuralCbo {
     fn name(&self) -> &'static str {
         "neural-cbo"
+    }
+
+    fn predict(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let objective = &self.surrogates[0];
+        let mean = mean_at(
+            objective,
+            space.dim(),
+            history,
+            |o| o.objective,
+            points,
+            rng,
+        )?;
+        Ok(Some(mean))
     }
 
     fn propose(

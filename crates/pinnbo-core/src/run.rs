@@ -80,6 +80,7 @@ pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
 
 const PROPOSE: u64 = 1;
 const NOISE: u64 = 2;
+const PICTURE: u64 = 3;
 
 /// What a run is made of: the problem, its oracle and noise, the method, the settings.
 pub struct Setup {
@@ -309,6 +310,20 @@ impl Run {
     }
 
     /// Successful evaluations as the strategies see them (unit points, minimized objective).
+    /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
+    /// fitted to every successful evaluation; None for a method without one.
+    pub fn surrogate_mean(&mut self, points: &[Vec<f64>]) -> Result<Option<Vec<f64>>, RunError> {
+        let history = self.observed();
+        let mut rng = stream(self.config.seed, PICTURE, self.records.len());
+        self.strategy
+            .predict(&self.space, &history, points, &mut rng)
+            .map_err(|e| RunError::Strategy {
+                method: self.config.method.clone(),
+                index: self.records.len(),
+                message: e.0,
+            })
+    }
+
     pub fn observed(&self) -> Vec<Observed> {
         self.records
             .iter()

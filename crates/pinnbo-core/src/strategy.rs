@@ -46,6 +46,18 @@ pub trait Strategy: Send {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError>;
+
+    /// The surrogate's mean of the objective (as minimized) at unit-cube `points`, fitted to
+    /// `history`, for pictures; None for a method without one.
+    fn predict(
+        &mut self,
+        _space: &Space,
+        _history: &[Observed],
+        _points: &[Vec<f64>],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        Ok(None)
+    }
 }
 
 /// Uniform random search.

@@ -348,6 +348,27 @@ impl Strategy for PinnBo {
         "pinn-bo"
     }
 
+    fn predict(
+        &mut self,
+        space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let d = space.dim();
+        let sign = self.minimized_sign();
+        let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
+        let standardizer = Standardizer::fit(&field);
+        let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
+        let observed = self.raw_tensor(&flat, d).map_err(failed)?;
+        let (_, k_uu, k_ur) = self.observed_grams(&observed)?;
+        let (nu, _, _) = self.nu(&k_uu, &k_ur)?;
+        let (net, _) = self.train_pinn(observed, field, &standardizer, nu)?;
+        let at = self.raw_tensor(&points.concat(), d).map_err(failed)?;
+        let values = column(net.forward(&at)).map_err(failed)?;
+        Ok(Some(values.iter().map(|v| sign * v).collect()))
+    }
+
     fn propose(
         &mut self,
         space: &Space,
@@ -403,17 +424,14 @@ struct Step {
 }
 
 impl PinnBo {
-    /// The PINN surrogate: trained from θ0 with output scale s ν_t; its minimizer.
-    fn pinn_step(
+    /// The PINN trained from θ0 with output scale s ν_t on the observed field values.
+    fn train_pinn(
         &self,
         observed: Tensor,
         field: Vec<f64>,
         standardizer: &Standardizer,
         nu: f64,
-        rng: &mut ChaCha8Rng,
-        d: usize,
-    ) -> Result<Step, StrategyError> {
-        let sign = self.minimized_sign();
+    ) -> Result<(Mlp, serde_json::Value), StrategyError> {
         let clock = std::time::Instant::now();
         let mut net = self.initial.deep_copy().map_err(failed)?;
         let scale = standardizer.std * nu;
@@ -438,17 +456,32 @@ impl PinnBo {
             shuffle_seed: 0,
         };
         let report = train(&net, Some(&data), &self.terms, &training).map_err(failed)?;
-        let train_seconds = clock.elapsed().as_secs_f64();
+        let diagnostics = json!({
+            "train_loss": report.final_loss,
+            "epochs": report.epochs,
+            "train_seconds": clock.elapsed().as_secs_f64(),
+        });
+        Ok((net, diagnostics))
+    }
+
+    /// The PINN surrogate's step: its minimizer.
+    fn pinn_step(
+        &self,
+        observed: Tensor,
+        field: Vec<f64>,
+        standardizer: &Standardizer,
+        nu: f64,
+        rng: &mut ChaCha8Rng,
+        d: usize,
+    ) -> Result<Step, StrategyError> {
+        let sign = self.minimized_sign();
+        let (net, diagnostics) = self.train_pinn(observed, field, standardizer, nu)?;
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
-        let (unit, predicted) = minimize(&f, None, d, c.search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, d, self.config.search, rng).map_err(failed)?;
         Ok(Step {
             unit,
             predicted,
-            diagnostics: json!({
-                "train_loss": report.final_loss,
-                "epochs": report.epochs,
-                "train_seconds": train_seconds,
-            }),
+            diagnostics,
         })
     }
 }
