@@ -248,8 +248,7 @@ fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {
 /// true objective (the reference field's, for FDM), as `evaluations.png`.
 fn draw_evaluations(run: &mut Run) -> Result<(), String> {
     let p = run.problem().clone();
-    let dim = p.dim();
-    if !(1..=2).contains(&dim) || matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_)) {
+    if !(1..=2).contains(&p.dim()) || matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_)) {
         return Ok(());
     }
     let path = run.dir().join("evaluations.png");
@@ -268,46 +267,8 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
             .evaluate(x)
             .map_or(f64::NAN, |e| e.objective)
     };
-    let scale = |i: usize| Scale {
-        label: &p.coords[i].name,
-        lo: p.coords[i].lo,
-        hi: p.coords[i].hi,
-    };
-    if dim == 1 {
-        let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
-        let curve: Vec<(f64, f64)> = (0..=400)
-            .map(|i| lo + (hi - lo) * i as f64 / 400.0)
-            .map(|x| (x, truth(&[x])))
-            .collect();
-        let samples: Vec<(f64, f64)> = evaluated.iter().map(|x| (x[0], truth(x))).collect();
-        plot::line(
-            &path,
-            &Line {
-                title: &title,
-                x: scale(0),
-                y_label: "objective",
-                points: &curve,
-                marks: &[],
-                samples: &samples,
-            },
-        )
-    } else {
-        let samples: Vec<(f64, f64)> = evaluated.iter().map(|x| (x[0], x[1])).collect();
-        plot::heat_map(
-            &path,
-            &HeatMap {
-                title: &title,
-                x: scale(0),
-                y: scale(1),
-                value_label: "objective",
-                value: &|x, y| truth(&[x, y]),
-                resolution: (120, 120),
-                marks: &[],
-                samples: &samples,
-            },
-        )
-    }
-    .map_err(|e| e.to_string())
+    let samples: Vec<(Vec<f64>, f64)> = evaluated.iter().map(|x| (x.clone(), truth(x))).collect();
+    picture(&path, &title, &p, &truth, &samples)
 }
 
 /// For 1-D and 2-D problems, the evaluated points over the method's final surrogate mean, as
@@ -332,30 +293,52 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
     };
     // Back to the file's sense (`maximize` is negated inside).
     let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
-    let path = run.dir().join("surrogate.png");
-    let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
-    let evaluated: Vec<(Vec<f64>, f64)> = run
+    let (lo, hi) = (p.lower(), p.upper());
+    // The nearest grid node's prediction.
+    let node = |x: &[f64], i: usize| {
+        (((x[i] - lo[i]) / (hi[i] - lo[i])) * steps as f64)
+            .round()
+            .clamp(0.0, steps as f64) as usize
+    };
+    let value = |x: &[f64]| {
+        let row = if dim == 2 { node(x, 1) } else { 0 };
+        mean[row * (steps + 1) + node(x, 0)]
+    };
+    let samples: Vec<(Vec<f64>, f64)> = run
         .records()
         .iter()
         .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective)))
         .collect();
-    let (lo, hi) = (p.lower(), p.upper());
+    let path = run.dir().join("surrogate.png");
+    let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
+    picture(&path, &title, &p, &value, &samples)
+}
+
+/// `value` over a 1-D or 2-D problem's box (a curve or a heat map) with the evaluated points
+/// (in 1-D at the heights given).
+fn picture(
+    path: &Path,
+    title: &str,
+    p: &Problem,
+    value: &dyn Fn(&[f64]) -> f64,
+    evaluated: &[(Vec<f64>, f64)],
+) -> Result<(), String> {
     let scale = |i: usize| Scale {
         label: &p.coords[i].name,
-        lo: lo[i],
-        hi: hi[i],
+        lo: p.coords[i].lo,
+        hi: p.coords[i].hi,
     };
-    if dim == 1 {
-        let curve: Vec<(f64, f64)> = axis
-            .iter()
-            .zip(&mean)
-            .map(|(u, m)| (lo[0] + u * (hi[0] - lo[0]), *m))
+    if p.dim() == 1 {
+        let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
+        let curve: Vec<(f64, f64)> = (0..=400)
+            .map(|i| lo + (hi - lo) * i as f64 / 400.0)
+            .map(|x| (x, value(&[x])))
             .collect();
         let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, v)| (x[0], *v)).collect();
         plot::line(
-            &path,
+            path,
             &Line {
-                title: &title,
+                title,
                 x: scale(0),
                 y_label: "objective",
                 points: &curve,
@@ -364,22 +347,15 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
             },
         )
     } else {
-        // The nearest grid node's prediction.
-        let node = |v: f64, i: usize| {
-            (((v - lo[i]) / (hi[i] - lo[i])) * steps as f64)
-                .round()
-                .clamp(0.0, steps as f64) as usize
-        };
-        let value = |x: f64, y: f64| mean[node(y, 1) * (steps + 1) + node(x, 0)];
         let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, _)| (x[0], x[1])).collect();
         plot::heat_map(
-            &path,
+            path,
             &HeatMap {
-                title: &title,
+                title,
                 x: scale(0),
                 y: scale(1),
                 value_label: "objective",
-                value: &value,
+                value: &|x, y| value(&[x, y]),
                 resolution: (120, 120),
                 marks: &[],
                 samples: &samples,
