@@ -2,6 +2,7 @@
 //! minimizing a network-valued function over the unit cube.
 
 use crate::acquisition::{maximize_batch, BatchScore, Search};
+use crate::strategy::Observed;
 use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;
@@ -17,6 +18,12 @@ pub(crate) fn centred(u: &[f64]) -> Vec<f64> {
 pub(crate) fn points_tensor(rows: &[Vec<f64>], d: usize) -> Result<Tensor> {
     let flat: Vec<f64> = rows.iter().flat_map(|r| centred(r)).collect();
     Tensor::from_vec(flat, (rows.len(), d), &Device::Cpu)
+}
+
+/// The observed points of `history` as a centred `[t, d]` tensor.
+pub(crate) fn history_points(history: &[Observed], d: usize) -> Result<Tensor> {
+    let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
+    flat_tensor(&flat, d)
 }
 
 /// Unit-cube points (a flat `[n, d]` slice) as a centred tensor.

@@ -7,9 +7,9 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{column, flat_tensor, minimize, points_tensor, PointsFn};
+use crate::neural::{column, flat_tensor, history_points, minimize, points_tensor, PointsFn};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
-use crate::space::{Space, Standardizer};
+use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
 use candle_core::DType;
 use pinnbo_ad::sampling::{in_box, Sampling};
@@ -75,14 +75,7 @@ impl Strategy for NeuralBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let mean = mean_at(
-            &self.surrogate,
-            space.dim(),
-            history,
-            |o| o.objective,
-            points,
-            rng,
-        )?;
+        let mean = objective_mean_at(&self.surrogate, space.dim(), history, points, rng)?;
         Ok(Some(mean))
     }
 
@@ -93,15 +86,10 @@ impl Strategy for NeuralBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let standardizer =
-            Standardizer::fit(&history.iter().map(|o| o.objective).collect::<Vec<_>>());
-        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let y: Vec<f64> = history
-            .iter()
-            .map(|o| standardizer.forward(o.objective))
-            .collect();
-        let observed = points_tensor(&x, d).map_err(failed)?;
-        let posterior = self.surrogate.fit(&observed, y, rng.random())?;
+        let observed = history_points(history, d).map_err(failed)?;
+        let (posterior, standardizer) =
+            self.surrogate
+                .fit_objective(&observed, history, rng.random())?;
         let clock = std::time::Instant::now();
         let nu = self.config.nu;
         let dynamic = self.config.surrogate.features == Features::Dynamic;
@@ -172,21 +160,16 @@ impl Strategy for NeuralBo {
     }
 }
 
-/// A surrogate's mean of `value` at unit-cube `points` after fitting it to `history`.
-pub(crate) fn mean_at(
+/// A surrogate's mean of the objective at unit-cube `points` after fitting it to `history`.
+pub(crate) fn objective_mean_at(
     surrogate: &NeuralSurrogate,
     d: usize,
     history: &[Observed],
-    value: impl Fn(&Observed) -> f64,
     points: &[Vec<f64>],
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<f64>, StrategyError> {
-    let values: Vec<f64> = history.iter().map(value).collect();
-    let standardizer = Standardizer::fit(&values);
-    let y = values.iter().map(|v| standardizer.forward(*v)).collect();
-    let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-    let observed = points_tensor(&x, d).map_err(failed)?;
-    let posterior = surrogate.fit(&observed, y, rng.random())?;
+    let observed = history_points(history, d).map_err(failed)?;
+    let (posterior, standardizer) = surrogate.fit_objective(&observed, history, rng.random())?;
     let mean = posterior
         .mean(&points_tensor(points, d).map_err(failed)?)
         .map_err(failed)?;

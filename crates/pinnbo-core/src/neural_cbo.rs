@@ -9,9 +9,9 @@
 //! so any LCB-feasible point outranks every other. The thesis's approximation-error term
 //! E(m) in EI is taken as 0.
 
-use crate::acquisition::{expected_improvement, maximize_batch, Search};
-use crate::neural::{column, flat_tensor, points_tensor};
-use crate::neural_bo::mean_at;
+use crate::acquisition::{expected_improvement, Search};
+use crate::neural::{column, flat_tensor, history_points, minimize};
+use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
@@ -19,7 +19,6 @@ use candle_core::Tensor;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
-use std::sync::Mutex;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeuralCboConfig {
@@ -107,14 +106,7 @@ impl Strategy for NeuralCbo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let objective = &self.surrogates[0];
-        let mean = mean_at(
-            objective,
-            space.dim(),
-            history,
-            |o| o.objective,
-            points,
-            rng,
-        )?;
+        let mean = objective_mean_at(objective, space.dim(), history, points, rng)?;
         Ok(Some(mean))
     }
 
@@ -125,48 +117,37 @@ impl Strategy for NeuralCbo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let observed = points_tensor(&x, d).map_err(failed)?;
-        let objective: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let standardizer = Standardizer::fit(&objective);
+        let observed = history_points(history, d).map_err(failed)?;
         let clock = std::time::Instant::now();
-        let mut posteriors = Vec::with_capacity(self.surrogates.len());
-        for (k, surrogate) in self.surrogates.iter().enumerate() {
-            let y: Vec<f64> = if k == 0 {
-                objective.iter().map(|v| standardizer.forward(*v)).collect()
-            } else {
-                // Scaled, not shifted: feasibility stays `<= 0`.
-                let values: Vec<f64> = history.iter().map(|o| o.constraints[k - 1]).collect();
-                let scale = Standardizer::fit(&values).std;
-                values.iter().map(|v| v / scale).collect()
-            };
-            posteriors.push(surrogate.fit(&observed, y, rng.random())?);
+        let (objective, constraint_surrogates) =
+            self.surrogates.split_first().expect("an objective");
+        let (objective_model, standardizer) =
+            objective.fit_objective(&observed, history, rng.random())?;
+        let mut constraint_models = Vec::with_capacity(constraint_surrogates.len());
+        for (k, surrogate) in constraint_surrogates.iter().enumerate() {
+            // Scaled, not shifted: feasibility stays `<= 0`.
+            let values: Vec<f64> = history.iter().map(|o| o.constraints[k]).collect();
+            let scale = Standardizer::fit(&values).std;
+            let y = values.iter().map(|v| v / scale).collect();
+            constraint_models.push(surrogate.fit(&observed, y, rng.random())?);
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let (objective_model, constraint_models) = posteriors.split_first().expect("an objective");
         let incumbent = objective_model
             .mean(&observed)
             .map_err(failed)?
             .into_iter()
             .fold(f64::INFINITY, f64::min);
         let beta = self.config.beta;
-        let error = Mutex::new(None);
-        let batch = |flat: &[f64]| -> Vec<f64> {
-            let scored = flat_tensor(flat, d)
-                .and_then(|x| score(objective_model, constraint_models, incumbent, beta, &x));
-            scored.unwrap_or_else(|e| {
-                error
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get_or_insert(e);
-                vec![f64::NAN; flat.len() / d]
-            })
+        // `minimize` minimizes: the negated score.
+        let negated = |flat: &[f64]| -> candle_core::Result<Vec<f64>> {
+            let x = flat_tensor(flat, d)?;
+            let s = score(&objective_model, &constraint_models, incumbent, beta, &x)?;
+            Ok(s.into_iter().map(|v| -v).collect())
         };
-        let (unit, best) = maximize_batch(&batch, None, d, self.config.search, rng);
-        if let Some(e) = error.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(failed(e));
-        }
+        let (unit, lowest) =
+            minimize(&negated, None, d, self.config.search, rng).map_err(failed)?;
+        let best = -lowest;
         let at = flat_tensor(&unit, d).map_err(failed)?;
         let predicted = column(objective_model.net.forward(&at)).map_err(failed)?[0];
         Ok(Proposal {

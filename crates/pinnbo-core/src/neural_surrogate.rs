@@ -17,7 +17,8 @@
 
 use crate::dense::Spd;
 use crate::neural::{column, fit, flat_tensor};
-use crate::strategy::StrategyError;
+use crate::space::Standardizer;
+use crate::strategy::{Observed, StrategyError};
 use candle_core::{DType, Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::sampling::{in_box, Sampling};
@@ -167,6 +168,20 @@ impl NeuralSurrogate {
     /// traced jet pass and its backward.
     pub(crate) fn static_features(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         static_features_of(&self.initial, x)
+    }
+
+    /// Trains a copy of θ0 on the history's standardized objective values (`observed`: its
+    /// centred points); returns the standardizer to read predictions back.
+    pub fn fit_objective(
+        &self,
+        observed: &Tensor,
+        history: &[Observed],
+        shuffle_seed: u64,
+    ) -> Result<(Posterior<'_>, Standardizer), StrategyError> {
+        let values: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let standardizer = Standardizer::fit(&values);
+        let y = values.iter().map(|v| standardizer.forward(*v)).collect();
+        Ok((self.fit(observed, y, shuffle_seed)?, standardizer))
     }
 
     /// Trains a copy of θ0 on the centred points `observed` and standardized values `y`.

@@ -152,6 +152,26 @@ fn logdet_shifted(k: &Mat<f64>, lambda: f64) -> Result<f64, StrategyError> {
     Ok(Spd::new(&a, "I + K/λ").map_err(failed)?.log_det())
 }
 
+/// `[[a K_uu, b K_ur], [b K_ru, c K_rr]] + diagonal · I`, `[a, b, c] = scales`.
+fn joint_gram(
+    k_uu: &Mat<f64>,
+    k_ur: &Mat<f64>,
+    k_rr: &Mat<f64>,
+    scales: [f64; 3],
+    diagonal: f64,
+) -> Mat<f64> {
+    let (t, r) = (k_uu.nrows(), k_rr.nrows());
+    Mat::from_fn(t + r, t + r, |i, j| {
+        let k = match (i < t, j < t) {
+            (true, true) => scales[0] * k_uu[(i, j)],
+            (true, false) => scales[1] * k_ur[(i, j - t)],
+            (false, true) => scales[1] * k_ur[(j, i - t)],
+            (false, false) => scales[2] * k_rr[(i - t, j - t)],
+        };
+        k + if i == j { diagonal } else { 0.0 }
+    })
+}
+
 fn interaction_with(
     k_uu: &Mat<f64>,
     k_ur: &Mat<f64>,
@@ -160,17 +180,8 @@ fn interaction_with(
     lambda1: f64,
     lambda2: f64,
 ) -> Result<(f64, f64), StrategyError> {
-    let (t, r) = (k_uu.nrows(), k_rr.nrows());
-    let cross = (lambda1 * lambda2).sqrt();
-    let joint = Mat::from_fn(t + r, t + r, |i, j| {
-        let k = match (i < t, j < t) {
-            (true, true) => k_uu[(i, j)] / lambda1,
-            (true, false) => k_ur[(i, j - t)] / cross,
-            (false, true) => k_ur[(j, i - t)] / cross,
-            (false, false) => k_rr[(i - t, j - t)] / lambda2,
-        };
-        k + if i == j { 1.0 } else { 0.0 }
-    });
+    let cross = 1.0 / (lambda1 * lambda2).sqrt();
+    let joint = joint_gram(k_uu, k_ur, k_rr, [1.0 / lambda1, cross, 1.0 / lambda2], 1.0);
     let logdet_uu = logdet_shifted(k_uu, lambda1)?;
     let logdet_joint = Spd::new(&joint, "I + K̂").map_err(failed)?.log_det();
     let gamma = 0.5 * logdet_uu;
@@ -305,6 +316,21 @@ impl PinnBo {
         Tensor::from_vec(raw, (unit.len() / d, d), &Device::Cpu)
     }
 
+    /// The observed field values in the file's units (the pde holds for them), their
+    /// standardizer, and the observed points in raw coordinates.
+    fn observed_field(
+        &self,
+        history: &[Observed],
+        d: usize,
+    ) -> Result<(Vec<f64>, Standardizer, Tensor), StrategyError> {
+        let sign = self.minimized_sign();
+        let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
+        let standardizer = Standardizer::fit(&field);
+        let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
+        let observed = self.raw_tensor(&flat, d).map_err(failed)?;
+        Ok((field, standardizer, observed))
+    }
+
     /// The field as minimized: negated for `maximize`.
     fn minimized_sign(&self) -> f64 {
         match self.sense {
@@ -357,10 +383,7 @@ impl Strategy for PinnBo {
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let d = space.dim();
         let sign = self.minimized_sign();
-        let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
-        let standardizer = Standardizer::fit(&field);
-        let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
-        let observed = self.raw_tensor(&flat, d).map_err(failed)?;
+        let (field, standardizer, observed) = self.observed_field(history, d)?;
         let (_, k_uu, k_ur) = self.observed_grams(&observed)?;
         let (nu, _, _) = self.nu(&k_uu, &k_ur)?;
         let (net, _) = self.train_pinn(observed, field, &standardizer, nu)?;
@@ -377,11 +400,7 @@ impl Strategy for PinnBo {
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
         let sign = self.minimized_sign();
-        // Field values in the file's units: the pde holds for them.
-        let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
-        let standardizer = Standardizer::fit(&field);
-        let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
-        let observed = self.raw_tensor(&flat, d).map_err(failed)?;
+        let (field, standardizer, observed) = self.observed_field(history, d)?;
         let clock = std::time::Instant::now();
         let (phi, k_uu, k_ur) = self.observed_grams(&observed)?;
         let (nu, gamma, info) = self.nu(&k_uu, &k_ur)?;

@@ -14,7 +14,7 @@
 //! function μ_y supplies `N[μ_y] − g` (a network with zero last layer and output bias μ_y
 //! is exactly that constant, derivatives included).
 
-use super::{failed, PinnBo, Step};
+use super::{failed, joint_gram, PinnBo, Step};
 use crate::dense::Spd;
 use crate::neural::{column, minimize};
 use crate::neural_surrogate::to_mat;
@@ -58,19 +58,21 @@ impl NtkPinnGp {
         y: &[f64],
         u: Option<Vec<f64>>,
     ) -> Result<NtkPinnGp, StrategyError> {
-        let t = k_uu.nrows();
         let physics = u.is_some();
-        let r = if physics { bo.k_rr.nrows() } else { 0 };
-        let (lambda, scale) = (bo.config.lambda, 1.0 / bo.prior_variance);
-        let joint = Mat::from_fn(t + r, t + r, |i, j| {
-            let k = match (i < t, j < t) {
-                (true, true) => k_uu[(i, j)],
-                (true, false) => k_ur[(i, j - t)],
-                (false, true) => k_ur[(j, i - t)],
-                (false, false) => bo.k_rr[(i - t, j - t)],
-            };
-            k * scale + if i == j { lambda } else { 0.0 }
-        });
+        let scale = 1.0 / bo.prior_variance;
+        let lambda = bo.config.lambda;
+        let joint = if physics {
+            joint_gram(k_uu, k_ur, &bo.k_rr, [scale; 3], lambda)
+        } else {
+            let none = Mat::zeros(0, 0);
+            joint_gram(
+                k_uu,
+                &Mat::zeros(k_uu.nrows(), 0),
+                &none,
+                [scale; 3],
+                lambda,
+            )
+        };
         let spd = Spd::new(&joint, "NTK-PINN K̂").map_err(failed)?;
         let mut targets = y.to_vec();
         targets.extend(u.unwrap_or_default());
