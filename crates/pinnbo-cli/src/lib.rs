@@ -6,6 +6,7 @@
 //! or unavailable method); 3 `solve` stopped early (too many failed evaluations, a method
 //! error), with everything computed so far journaled and summarized.
 
+mod bench_cmd;
 mod check_cmd;
 mod eval_cmd;
 mod fdm_cmd;
@@ -70,7 +71,8 @@ pub enum Command {
     /// Optimize a problem: journaled, resumable; writes summary.json, history.csv and a plot.
     Solve {
         file: PathBuf,
-        /// gp-ei, gp-ucb, gp-ts or random (default: the file's `method`, else gp-ei).
+        /// One of pinn-bo, neural-bo, neural-cbo, neural-greedy, gp-ei, gp-ucb, gp-ts, random
+        /// (default: the file's `method`, else gp-ei).
         #[arg(long)]
         method: Option<String>,
         #[arg(long)]
@@ -91,6 +93,50 @@ pub enum Command {
         #[arg(long, short, conflicts_with = "json")]
         quiet: bool,
         /// Print the summary as JSON (no progress bar).
+        #[arg(long)]
+        json: bool,
+    },
+    /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
+    /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
+    /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
+    Bench {
+        /// The problem files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Comma-separated methods; a method that does not apply to a problem is skipped there.
+        #[arg(
+            long,
+            value_delimiter = ',',
+            default_value = "pinn-bo,neural-bo,neural-greedy,gp-ei,gp-ucb,random"
+        )]
+        methods: Vec<String>,
+        /// Seeds 0..N, shared by all methods (the same initial design and noise per seed)
+        /// [default: 10, or 3 with --quick].
+        #[arg(long)]
+        seeds: Option<u64>,
+        /// Total evaluations per run, overriding every file's budget.
+        #[arg(long)]
+        budget: Option<usize>,
+        /// Runs at a time [default: the number of cores].
+        #[arg(long)]
+        jobs: Option<usize>,
+        #[arg(long, default_value = "bench")]
+        out: PathBuf,
+        /// The method the others are tested against [default: the first of --methods].
+        #[arg(long)]
+        against: Option<String>,
+        /// The Benjamini–Hochberg false-discovery rate.
+        #[arg(long, default_value_t = 0.05)]
+        alpha: f64,
+        /// A small profile: 3 seeds, each problem's initial design plus 5 steps.
+        #[arg(long)]
+        quick: bool,
+        /// Let an `oracle command` run its program.
+        #[arg(long)]
+        allow_exec: bool,
+        #[arg(long, short, conflicts_with = "json")]
+        quiet: bool,
+        /// Print the report as JSON (no progress bar).
         #[arg(long)]
         json: bool,
     },
@@ -170,6 +216,36 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
                 budget,
                 out,
                 resume,
+                allow_exec,
+                quiet,
+                json,
+            },
+            style,
+        ),
+        Command::Bench {
+            files,
+            methods,
+            seeds,
+            budget,
+            jobs,
+            out,
+            against,
+            alpha,
+            quick,
+            allow_exec,
+            quiet,
+            json,
+        } => bench_cmd::run(
+            &files,
+            &bench_cmd::Options {
+                methods,
+                seeds,
+                budget,
+                jobs,
+                out,
+                against,
+                alpha,
+                quick,
                 allow_exec,
                 quiet,
                 json,

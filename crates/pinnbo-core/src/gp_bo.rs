@@ -82,6 +82,7 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
+        let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
         let objective = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).map_err(failed)?;
@@ -92,6 +93,7 @@ impl Strategy for GpBo {
                 GpModel::fit(self.kernel, &x, &v, self.restarts, rng).map_err(failed)
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let train_seconds = clock.elapsed().as_secs_f64();
         let feasibility = |u: &[f64]| -> f64 {
             constraints
                 .iter()
@@ -138,6 +140,7 @@ impl Strategy for GpBo {
             unit,
             diagnostics: json!({
                 "acquisition": value,
+                "train_seconds": train_seconds,
                 "lengthscales": objective.hyper.log_lengthscales.iter().map(|l| l.exp()).collect::<Vec<_>>(),
                 "noise_variance": objective.hyper.log_noise.exp(),
                 "signal_variance": objective.hyper.log_signal.exp(),

@@ -199,3 +199,22 @@ impl Journal {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use rand::{Rng, SeedableRng};
+
+    /// A resumed run must see exactly the values it journaled, or its trajectory drifts from
+    /// the uninterrupted one (serde_json's default float parser may miss by one ulp; the
+    /// workspace enables `float_roundtrip`).
+    #[test]
+    fn journaled_floats_read_back_bit_for_bit() {
+        let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(11);
+        for _ in 0..100_000 {
+            let v: f64 = rng.random::<f64>() * 10f64.powi(rng.random_range(-8..8));
+            let text = serde_json::to_string(&v).unwrap();
+            let back: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(back.to_bits(), v.to_bits(), "{v:e} came back as {back:e}");
+        }
+    }
+}

@@ -6,6 +6,7 @@
 //! the FDM solvers and the jets; never the command line.
 
 pub mod acquisition;
+pub mod bench;
 pub mod builder;
 mod dense;
 pub mod design;

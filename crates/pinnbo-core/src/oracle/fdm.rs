@@ -20,6 +20,12 @@ impl FdmOracle {
     pub fn solved(&self) -> &Solved {
         self.inner.solved()
     }
+
+    /// The best objective over the reference field's feasible grid nodes (the optimum a run
+    /// is judged against when the file gives none).
+    pub fn best_node(&self, maximize: bool) -> Option<f64> {
+        self.inner.best_node(maximize)
+    }
 }
 
 impl Oracle for FdmOracle {

@@ -87,6 +87,30 @@ impl FieldOracle {
         self.solved.field.at(&args)
     }
 
+    /// The best objective (greatest when `maximize`) over the grid's feasible nodes, when the
+    /// field spans every design coordinate; `None` otherwise or when no node is feasible.
+    /// With linear interpolation no point between nodes does better.
+    pub fn best_node(&self, maximize: bool) -> Option<f64> {
+        let field = &self.solved.field;
+        let mut point = vec![0.0; self.dim];
+        let spans = self.solved.args.len() == self.dim
+            && (0..self.dim).all(|c| self.solved.args.contains(&c));
+        if !spans {
+            return None;
+        }
+        let sign = if maximize { -1.0 } else { 1.0 };
+        (0..field.values.len())
+            .filter_map(|k| {
+                for (&c, x) in self.solved.args.iter().zip(field.node(&field.index(k))) {
+                    point[c] = x;
+                }
+                let e = self.evaluate(&point);
+                (e.constraints.iter().all(|g| *g <= 0.0) && e.objective.is_finite())
+                    .then_some(e.objective)
+            })
+            .min_by(|a, b| (sign * a).total_cmp(&(sign * b)))
+    }
+
     pub fn evaluate(&self, point: &[f64]) -> Evaluation {
         assert_eq!(
             point.len(),

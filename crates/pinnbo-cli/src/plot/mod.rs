@@ -91,6 +91,9 @@ macro_rules! on_backend {
     }};
 }
 
+mod bands;
+pub use bands::{bands, uses_log, Band, Bands};
+
 pub fn line(path: &Path, plot: &Line) -> Result<(), PlotError> {
     on_backend!(path, |root| paint_line(root, plot))
 }

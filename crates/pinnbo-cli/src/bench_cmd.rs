@@ -1,0 +1,387 @@
+//! `pinnbo bench`: every (problem, method, seed) run journaled under OUT, in parallel and
+//! resumable; then `results.csv`, a regret plot per problem, the significance tests
+//! (`stats.csv`) and `report.md`.
+
+use crate::plot::{self, Band, Bands, Scale};
+use indicatif::{ProgressBar, ProgressStyle};
+use pinnbo_core::bench::results::{self, Comparison, Report, Row};
+use pinnbo_core::bench::{self, Outcome, Plan, Status};
+use pinnbo_core::methods::AVAILABLE;
+use pinnbo_dsl::Style;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `--quick`: this many seeds and steps after each problem's initial design.
+const QUICK_SEEDS: u64 = 3;
+const QUICK_STEPS: usize = 5;
+const DEFAULT_SEEDS: u64 = 10;
+
+pub struct Options {
+    pub methods: Vec<String>,
+    pub seeds: Option<u64>,
+    pub budget: Option<usize>,
+    pub jobs: Option<usize>,
+    pub out: PathBuf,
+    pub against: Option<String>,
+    pub alpha: f64,
+    pub quick: bool,
+    pub allow_exec: bool,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+pub fn run(files: &[PathBuf], o: &Options, style: Style) -> ExitCode {
+    if let Err(msg) = check_options(o) {
+        eprintln!("error: {msg}");
+        return ExitCode::from(2);
+    }
+    let plan = match plan(files, o, style) {
+        Ok(p) => p,
+        Err(msg) => {
+            if !msg.is_empty() {
+                eprintln!("error: {msg}");
+            }
+            return ExitCode::from(1);
+        }
+    };
+    let jobs = o.jobs.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let outcomes = execute(&plan, jobs, o.quiet || o.json);
+    let rows: Vec<Vec<Row>> = outcomes
+        .iter()
+        .map(|out| {
+            let problem = &plan.problems[out.spec.problem];
+            let optimum = plan.optima[out.spec.problem].map(|m| m.value);
+            results::rows(
+                problem,
+                optimum,
+                &out.spec.method,
+                out.spec.seed,
+                &out.records,
+            )
+        })
+        .collect();
+    let against = o.against.clone().unwrap_or_else(|| o.methods[0].clone());
+    let report = results::report(&plan, &outcomes, &rows, &against, o.alpha);
+    if let Err(e) = write_outputs(&plan, &outcomes, &rows, &report) {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
+    }
+    if o.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).expect("plain data")
+        );
+    } else if !o.quiet {
+        print!("{}", markdown(&plan, &outcomes, &report));
+        println!("output in {}", plan.out.display());
+    }
+    let stopped = outcomes
+        .iter()
+        .filter(|out| matches!(out.status, Status::Stopped(_)))
+        .count();
+    if stopped > 0 {
+        eprintln!(
+            "error: {stopped} run(s) stopped early (see report.md); re-run the same command to continue them"
+        );
+        return ExitCode::from(crate::solve_cmd::STOPPED);
+    }
+    ExitCode::SUCCESS
+}
+
+fn check_options(o: &Options) -> Result<(), String> {
+    if let Some(m) = o.methods.iter().find(|m| !AVAILABLE.contains(&m.as_str())) {
+        return Err(format!(
+            "unknown method `{m}`; available: {}",
+            AVAILABLE.join(", ")
+        ));
+    }
+    if o.methods.is_empty() {
+        return Err("--methods needs at least one method".into());
+    }
+    if let Some(a) = &o.against {
+        if !o.methods.contains(a) {
+            return Err(format!("--against {a} is not one of --methods"));
+        }
+    }
+    if o.seeds == Some(0) || o.budget == Some(0) || o.jobs == Some(0) {
+        return Err("--seeds, --budget and --jobs must be at least 1".into());
+    }
+    if !(o.alpha > 0.0 && o.alpha < 1.0) {
+        return Err("--alpha must be between 0 and 1".into());
+    }
+    Ok(())
+}
+
+/// Loads every file (reporting all invalid ones) and finds each problem's optimum.
+fn plan(files: &[PathBuf], o: &Options, style: Style) -> Result<Plan, String> {
+    let loaded: Vec<_> = files
+        .iter()
+        .map(|f| crate::load_or_report(f, style))
+        .collect();
+    if loaded.iter().any(Option::is_none) {
+        return Err(String::new());
+    }
+    let problems: Vec<_> = loaded.into_iter().flatten().map(|c| c.problem).collect();
+    for (i, p) in problems.iter().enumerate() {
+        if problems[..i].iter().any(|q| q.name == p.name) {
+            return Err(format!(
+                "two files define problem `{}`; their runs would share a folder",
+                p.name
+            ));
+        }
+    }
+    let optima = problems
+        .iter()
+        .map(|p| bench::optimum(p).map_err(|e| format!("{}: {e}", p.source.name())))
+        .collect::<Result<Vec<_>, _>>()?;
+    let seeds = o
+        .seeds
+        .unwrap_or(if o.quick { QUICK_SEEDS } else { DEFAULT_SEEDS });
+    Ok(Plan {
+        problems,
+        optima,
+        methods: o.methods.clone(),
+        seeds: (0..seeds).collect(),
+        budget: o.budget,
+        quick_steps: o.quick.then_some(QUICK_STEPS),
+        out: o.out.clone(),
+        allow_exec: o.allow_exec,
+    })
+}
+
+/// Runs the plan with a progress bar over all evaluations.
+fn execute(plan: &Plan, jobs: usize, quiet: bool) -> Vec<Outcome> {
+    let runs = plan.runs();
+    let total: usize = runs.iter().map(|r| plan.config(r).budget).sum();
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::new(total as u64)
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} eval  {msg}  ETA {eta}",
+        )
+        .expect("valid template"),
+    );
+    let finished = std::sync::atomic::AtomicUsize::new(0);
+    let on_progress = |n: usize| bar.inc(n as u64);
+    let on_done = |out: &Outcome| {
+        let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        bar.set_message(format!("{k}/{} runs", runs.len()));
+        let problem = &plan.problems[out.spec.problem].name;
+        let what = format!("{problem} {} seed {}", out.spec.method, out.spec.seed);
+        match &out.status {
+            Status::Stopped(why) => bar.println(format!("warning: {what} stopped: {why}")),
+            Status::NotApplicable(why) => bar.println(format!("note: {what} skipped: {why}")),
+            Status::Finished | Status::Reused => {}
+        }
+    };
+    let outcomes = plan.execute_all(jobs, &on_progress, &on_done);
+    bar.finish_and_clear();
+    outcomes
+}
+
+fn write_outputs(
+    plan: &Plan,
+    outcomes: &[Outcome],
+    rows: &[Vec<Row>],
+    report: &Report,
+) -> Result<(), String> {
+    let out = &plan.out;
+    let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
+    std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
+    let all: Vec<Row> = rows.iter().flatten().cloned().collect();
+    let csv = out.join("results.csv");
+    std::fs::write(&csv, results::csv(&all)).map_err(|e| io(&csv, e))?;
+    let stats = out.join("stats.csv");
+    std::fs::write(&stats, stats_csv(&report.comparisons)).map_err(|e| io(&stats, e))?;
+    let md = out.join("report.md");
+    std::fs::write(&md, markdown(plan, outcomes, report)).map_err(|e| io(&md, e))?;
+    let json = out.join("report.json");
+    let text = serde_json::to_string_pretty(report).expect("plain data") + "\n";
+    std::fs::write(&json, text).map_err(|e| io(&json, e))?;
+    for p in &report.problems {
+        draw(out, p).map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// `<problem>.png`: each method's mean metric ± standard error against evaluations.
+fn draw(out: &Path, p: &results::ProblemReport) -> Result<(), plot::PlotError> {
+    let points: Vec<Vec<(f64, f64, f64)>> = p
+        .curves
+        .iter()
+        .map(|c| c.points.iter().map(|&(x, m, s)| (x as f64, m, s)).collect())
+        .collect();
+    let bands: Vec<Band> = p
+        .curves
+        .iter()
+        .zip(&points)
+        .map(|(c, pts)| Band {
+            label: &c.method,
+            points: pts,
+        })
+        .collect();
+    let last = points.iter().flatten().map(|q| q.0).fold(2.0, f64::max);
+    let title = format!(
+        "{}: {} (mean ± s.e. over seeds)",
+        p.problem,
+        p.metric.label()
+    );
+    plot::bands(
+        &out.join(format!("{}.png", p.problem)),
+        &Bands {
+            title: &title,
+            x: Scale {
+                label: "evaluations",
+                lo: 1.0,
+                hi: last,
+            },
+            y_label: p.metric.label(),
+            bands: &bands,
+            log: p.metric != results::Metric::BestValue,
+        },
+    )
+}
+
+fn cell(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+fn stats_csv(comparisons: &[Comparison]) -> String {
+    let mut out = String::from(
+        "problem,baseline,against,metric,baseline_mean,against_mean,t,df,p_value,q_value,rejected,note\n",
+    );
+    for c in comparisons {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{}",
+            c.problem,
+            c.baseline,
+            c.against,
+            serde_json::to_value(c.metric)
+                .expect("plain data")
+                .as_str()
+                .unwrap_or(""),
+            c.baseline_mean,
+            c.against_mean,
+            cell(c.t),
+            cell(c.df),
+            cell(c.p_value),
+            cell(c.q_value),
+            c.rejected.map_or(String::new(), |r| r.to_string()),
+            c.note.clone().unwrap_or_default()
+        );
+    }
+    out
+}
+
+/// The report: per problem a table of final values and the plot, then the tests, the runs
+/// that did not finish, and where the time went.
+fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
+    let mut s = String::from("# Benchmark report\n\n");
+    let _ = writeln!(
+        s,
+        "Methods: {}. Seeds: {} ({}..={}). Each method's initial design and noise are the seed's.\n",
+        plan.methods.join(", "),
+        plan.seeds.len(),
+        plan.seeds.first().unwrap_or(&0),
+        plan.seeds.last().unwrap_or(&0)
+    );
+    for (index, p) in report.problems.iter().enumerate() {
+        let budget = plan.config(&bench::RunSpec {
+            problem: index,
+            method: plan.methods[0].clone(),
+            seed: 0,
+        });
+        let _ = writeln!(s, "## {}\n", p.problem);
+        let optimum = p.optimum.map_or("not known".to_string(), |o| {
+            let from = serde_json::to_value(o.source).expect("plain data");
+            format!("{} (from {})", o.value, from.as_str().unwrap_or(""))
+        });
+        let _ = writeln!(
+            s,
+            "Budget {} ({} initial). Optimum: {optimum}. Metric at the final budget: {}.\n",
+            budget.budget,
+            budget.init,
+            p.metric.label()
+        );
+        s += "| method | runs | mean | standard error | left out |\n|---|---|---|---|---|\n";
+        for f in &p.finals {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:.4e} | {:.2e} | {} |",
+                f.method, f.moments.n, f.moments.mean, f.moments.std_error, f.left_out
+            );
+        }
+        let _ = writeln!(s, "\n![{}]({}.png)\n", p.problem, p.problem);
+    }
+    let _ = writeln!(
+        s,
+        "## One-sided Welch t-tests against {} (H1: the baseline's mean is greater; Benjamini–Hochberg at {})\n",
+        report.against, report.alpha
+    );
+    s += "| problem | baseline | baseline mean | against mean | t | df | p | q | H0 rejected |\n";
+    s += "|---|---|---|---|---|---|---|---|---|\n";
+    let num = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.3}"));
+    for c in &report.comparisons {
+        let verdict = match (c.rejected, &c.note) {
+            (Some(true), _) => "T".to_string(),
+            (Some(false), _) => "F".to_string(),
+            (None, Some(note)) => format!("– ({note})"),
+            (None, None) => "–".to_string(),
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {:.4e} | {:.4e} | {} | {} | {} | {} | {verdict} |",
+            c.problem,
+            c.baseline,
+            c.baseline_mean,
+            c.against_mean,
+            num(c.t),
+            num(c.df),
+            num(c.p_value),
+            num(c.q_value)
+        );
+    }
+    let unfinished: Vec<&Outcome> = outcomes
+        .iter()
+        .filter(|o| matches!(o.status, Status::Stopped(_) | Status::NotApplicable(_)))
+        .collect();
+    if !unfinished.is_empty() {
+        s += "\n## Runs not counted\n\n";
+        for o in unfinished {
+            let (what, why) = match &o.status {
+                Status::Stopped(w) => ("stopped", w),
+                Status::NotApplicable(w) => ("not applicable", w),
+                _ => unreachable!("filtered above"),
+            };
+            let _ = writeln!(
+                s,
+                "- {} {} seed {}: {what}: {why}",
+                plan.problems[o.spec.problem].name, o.spec.method, o.spec.seed
+            );
+        }
+    }
+    s += "\n## Time per method (seconds, all runs)\n\n";
+    s += "| method | runs | evaluations | training | acquisition | oracle | total |\n";
+    s += "|---|---|---|---|---|---|---|\n";
+    for t in &report.timings {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {:.1} | {:.1} | {:.1} | {:.1} |",
+            t.method,
+            t.runs,
+            t.evaluations,
+            t.training,
+            t.acquisition,
+            t.oracle,
+            t.training + t.acquisition + t.oracle
+        );
+    }
+    s
+}

@@ -1,0 +1,232 @@
+//! Benchmarks: every (problem, method, seed) run journaled in its own folder, in parallel,
+//! resumable, then reduced to best-so-far curves and significance tests.
+//!
+//! All methods share the initial design and the observation noise of a seed: both are drawn
+//! from the run's seed alone (`run::stream`, `design::points`), never from the method.
+
+pub mod results;
+pub mod stats;
+
+use crate::journal::Record;
+use crate::oracle::{FdmOracle, SetupError};
+use crate::run::{Run, RunConfig};
+use crate::{outputs, BuildError, Optimization};
+use pinnbo_dsl::Problem;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
+/// Where a problem's known optimum comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum OptimumSource {
+    /// The file's `optimum`.
+    File,
+    /// The best grid node of the FDM reference field (the objective and constraints evaluated
+    /// there by the run's own oracle).
+    ReferenceField,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Optimum {
+    /// In the file's sense.
+    pub value: f64,
+    pub source: OptimumSource,
+}
+
+/// The file's `optimum`, else for an FDM problem the best feasible node of its reference
+/// field, else none (regret is then not reported).
+pub fn optimum(problem: &Problem) -> Result<Option<Optimum>, SetupError> {
+    if let Some(value) = problem.optimum {
+        return Ok(Some(Optimum {
+            value,
+            source: OptimumSource::File,
+        }));
+    }
+    if !matches!(problem.oracle, pinnbo_dsl::ir::Oracle::Fdm(_)) {
+        return Ok(None);
+    }
+    let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
+    Ok(FdmOracle::new(problem)?
+        .best_node(maximize)
+        .map(|value| Optimum {
+            value,
+            source: OptimumSource::ReferenceField,
+        }))
+}
+
+/// A benchmark: problems, methods, seeds and where the runs go.
+pub struct Plan {
+    pub problems: Vec<Problem>,
+    pub optima: Vec<Option<Optimum>>,
+    pub methods: Vec<String>,
+    pub seeds: Vec<u64>,
+    /// Overrides every file's budget.
+    pub budget: Option<usize>,
+    /// `--quick`: each problem's budget is its initial design plus this many steps.
+    pub quick_steps: Option<usize>,
+    pub out: PathBuf,
+    pub allow_exec: bool,
+}
+
+/// One run of the plan.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunSpec {
+    /// Index into `Plan::problems`.
+    pub problem: usize,
+    pub method: String,
+    pub seed: u64,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "status", content = "reason")]
+pub enum Status {
+    /// Ran to its budget in this invocation (or continued a journal to it).
+    Finished,
+    /// Its journal already held the whole budget: nothing was run.
+    Reused,
+    /// The method does not apply to the problem (e.g. PINN-BO without a pde).
+    NotApplicable(String),
+    /// Stopped early: what was computed is journaled and counted up to where it stopped.
+    Stopped(String),
+}
+
+/// A run's journal and how it ended.
+pub struct Outcome {
+    pub spec: RunSpec,
+    pub status: Status,
+    pub records: Vec<Record>,
+    pub budget: usize,
+}
+
+impl Plan {
+    /// Problems, then methods, then seeds: the order runs are started and reported in.
+    pub fn runs(&self) -> Vec<RunSpec> {
+        let mut out = Vec::new();
+        for problem in 0..self.problems.len() {
+            for method in &self.methods {
+                for &seed in &self.seeds {
+                    out.push(RunSpec {
+                        problem,
+                        method: method.clone(),
+                        seed,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// `OUT/<problem>/<method>/seed<S>`.
+    pub fn dir(&self, spec: &RunSpec) -> PathBuf {
+        self.out
+            .join(&self.problems[spec.problem].name)
+            .join(&spec.method)
+            .join(format!("seed{}", spec.seed))
+    }
+
+    /// The run's settings: the file's, with the plan's method, seed and budget.
+    pub fn config(&self, spec: &RunSpec) -> RunConfig {
+        let problem = &self.problems[spec.problem];
+        let mut config = RunConfig::from_problem(problem);
+        config.method = spec.method.clone();
+        config.seed = spec.seed;
+        if let Some(steps) = self.quick_steps {
+            config.budget = config.budget.min(config.init + steps);
+        }
+        if let Some(budget) = self.budget {
+            config.budget = budget;
+        }
+        config.init = config.init.min(config.budget);
+        config
+    }
+
+    /// Runs (or continues, or reuses) one run; `on_progress(n)` counts evaluations as they
+    /// are journaled (those found in a journal at once). Never fails: a run that cannot start
+    /// or stops early says why in its status.
+    pub fn execute(&self, spec: &RunSpec, on_progress: &(dyn Fn(usize) + Sync)) -> Outcome {
+        let config = self.config(spec);
+        let budget = config.budget;
+        let dir = self.dir(spec);
+        let outcome = |status, records| Outcome {
+            spec: spec.clone(),
+            status,
+            records,
+            budget,
+        };
+        let setup = Optimization::new(self.problems[spec.problem].clone())
+            .run_config(config)
+            .allow_exec(self.allow_exec)
+            .setup();
+        let setup = match setup {
+            Ok(s) => s,
+            Err(BuildError::Method(why)) => return outcome(Status::NotApplicable(why), vec![]),
+            Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
+        };
+        let journal = dir.join("journal.jsonl");
+        let started = if journal.exists() {
+            Run::resume(setup, &dir)
+        } else {
+            Run::start(setup, &dir)
+        };
+        let mut run = match started {
+            Ok(r) => r,
+            Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
+        };
+        if !run.records().is_empty() {
+            on_progress(run.records().len());
+        }
+        let reused = run.is_done();
+        let mut status = if reused {
+            Status::Reused
+        } else {
+            Status::Finished
+        };
+        loop {
+            match run.step() {
+                Ok(Some(_)) => on_progress(1),
+                Ok(None) => break,
+                Err(e) => {
+                    status = Status::Stopped(e.to_string());
+                    break;
+                }
+            }
+        }
+        let written = outputs::write(&dir, run.problem(), &run.summary(), run.records());
+        if let (Err(e), false) = (written, matches!(status, Status::Stopped(_))) {
+            status = Status::Stopped(format!("{}: {e}", dir.display()));
+        }
+        outcome(status, run.records().to_vec())
+    }
+
+    /// Every run, `jobs` at a time, in the order of [`Plan::runs`] (each run's own
+    /// computations use the shared rayon pool as usual). `on_done` sees each finished run.
+    pub fn execute_all(
+        &self,
+        jobs: usize,
+        on_progress: &(dyn Fn(usize) + Sync),
+        on_done: &(dyn Fn(&Outcome) + Sync),
+    ) -> Vec<Outcome> {
+        let runs = self.runs();
+        let next = AtomicUsize::new(0);
+        let done: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..runs.len()).map(|_| None).collect());
+        std::thread::scope(|scope| {
+            for _ in 0..jobs.clamp(1, runs.len().max(1)) {
+                scope.spawn(|| loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(spec) = runs.get(i) else { break };
+                    let outcome = self.execute(spec, on_progress);
+                    on_done(&outcome);
+                    done.lock().expect("no worker panics holding it")[i] = Some(outcome);
+                });
+            }
+        });
+        done.into_inner()
+            .expect("no worker panicked")
+            .into_iter()
+            .map(|o| o.expect("every run executed"))
+            .collect()
+    }
+}

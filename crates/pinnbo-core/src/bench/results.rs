@@ -1,0 +1,345 @@
+//! A benchmark's journals reduced to what the thesis compares: best-so-far curves (simple
+//! regret, or regret plus violation for constrained problems), final-budget statistics per
+//! method, the significance tests, and where the time went.
+
+use super::stats::{benjamini_hochberg, welch_greater, Moments};
+use super::Outcome;
+use crate::journal::Record;
+use crate::oracle::minimized;
+use pinnbo_dsl::Problem;
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// What a problem's runs are judged by (lower is better).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Metric {
+    /// Best feasible objective so far minus the optimum (both as minimized).
+    Regret,
+    /// The thesis's constrained metric: `min_{s<=t} ([f(x_s) - f*]+ + sum_k [c_k(x_s)]+)`.
+    RegretPlusViolation,
+    /// No optimum is known: the best feasible objective so far, as minimized.
+    BestValue,
+}
+
+impl Metric {
+    pub fn for_problem(problem: &Problem, optimum: Option<f64>) -> Metric {
+        match (optimum, problem.constraints.is_empty()) {
+            (None, _) => Metric::BestValue,
+            (Some(_), true) => Metric::Regret,
+            (Some(_), false) => Metric::RegretPlusViolation,
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Regret => "simple regret",
+            Metric::RegretPlusViolation => "best regret plus violation",
+            Metric::BestValue => "best objective (as minimized)",
+        }
+    }
+
+    pub fn of(self, row: &Row) -> Option<f64> {
+        match self {
+            Metric::Regret => row.regret,
+            Metric::RegretPlusViolation => row.regret_plus_violation,
+            Metric::BestValue => row.best_so_far.map(|v| row.sign * v),
+        }
+    }
+}
+
+/// One evaluation of one run, as `results.csv` holds it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub problem: String,
+    pub method: String,
+    pub seed: u64,
+    /// 1-based.
+    pub evaluation: usize,
+    /// The best feasible noise-free objective so far, in the file's sense.
+    pub best_so_far: Option<f64>,
+    pub regret: Option<f64>,
+    pub regret_plus_violation: Option<f64>,
+    /// Wall-clock of the run so far (proposing and evaluating).
+    pub seconds: f64,
+    /// -1 for `maximize`, so that `sign * objective` is minimized.
+    sign: f64,
+}
+
+/// The rows of one run's journal.
+pub fn rows(
+    problem: &Problem,
+    optimum: Option<f64>,
+    method: &str,
+    seed: u64,
+    records: &[Record],
+) -> Vec<Row> {
+    let best = crate::outputs::best_so_far(problem, records);
+    let opt = optimum.map(|o| minimized(problem, o));
+    let mut seconds = 0.0;
+    let mut least_rpv: Option<f64> = None;
+    records
+        .iter()
+        .zip(best)
+        .map(|(r, best_so_far)| {
+            seconds += r.propose_seconds + r.evaluate_seconds;
+            if let (Some(e), Some(opt)) = (r.truth(), opt) {
+                let violation: f64 = e.constraints.iter().map(|c| c.max(0.0)).sum();
+                let value = (minimized(problem, e.objective) - opt).max(0.0) + violation;
+                least_rpv = Some(least_rpv.map_or(value, |l| l.min(value)));
+            }
+            Row {
+                problem: problem.name.clone(),
+                method: method.to_string(),
+                seed,
+                evaluation: r.index + 1,
+                best_so_far,
+                regret: best_so_far.zip(opt).map(|(b, o)| minimized(problem, b) - o),
+                regret_plus_violation: least_rpv,
+                seconds,
+                sign: minimized(problem, 1.0),
+            }
+        })
+        .collect()
+}
+
+pub const CSV_HEADER: &str =
+    "problem,method,seed,evaluation,best_so_far,regret,regret_plus_violation,seconds\n";
+
+pub fn csv(rows: &[Row]) -> String {
+    let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+    let mut out = String::from(CSV_HEADER);
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{},{}",
+            r.problem,
+            r.method,
+            r.seed,
+            r.evaluation,
+            cell(r.best_so_far),
+            cell(r.regret),
+            cell(r.regret_plus_violation),
+            r.seconds
+        );
+    }
+    out
+}
+
+/// One method's curve on one problem: the metric's mean and standard error over seeds at
+/// each evaluation (only where every finished seed has a value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Curve {
+    pub method: String,
+    /// (evaluation, mean, standard error).
+    pub points: Vec<(usize, f64, f64)>,
+}
+
+/// One method on one problem at the final budget.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Final {
+    pub problem: String,
+    pub method: String,
+    pub metric: Metric,
+    /// Over the runs that reached the budget with a value.
+    pub values: Vec<f64>,
+    pub moments: Moments,
+    /// Runs left out: stopped early, or nothing feasible found.
+    pub left_out: usize,
+}
+
+/// A baseline against the chosen method at the final budget.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    pub problem: String,
+    pub baseline: String,
+    pub against: String,
+    pub metric: Metric,
+    pub baseline_mean: f64,
+    pub against_mean: f64,
+    pub t: Option<f64>,
+    pub df: Option<f64>,
+    /// One-sided: H1 mean(baseline) > mean(against).
+    pub p_value: Option<f64>,
+    /// Benjamini–Hochberg adjusted, over every test of the benchmark.
+    pub q_value: Option<f64>,
+    pub rejected: Option<bool>,
+    /// Why no test was made.
+    pub note: Option<String>,
+}
+
+/// Where one method's time went, summed over all its runs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Timing {
+    pub method: String,
+    pub runs: usize,
+    pub evaluations: usize,
+    /// Fitting the surrogate (the `train_seconds` a step journals).
+    pub training: f64,
+    /// Proposing, less training: acquisition search, Gram blocks, sampling.
+    pub acquisition: f64,
+    /// The oracle.
+    pub oracle: f64,
+}
+
+/// A benchmark reduced: curves per problem, finals, tests and timings.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub problems: Vec<ProblemReport>,
+    pub comparisons: Vec<Comparison>,
+    pub timings: Vec<Timing>,
+    pub against: String,
+    pub alpha: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ProblemReport {
+    pub problem: String,
+    pub metric: Metric,
+    pub optimum: Option<super::Optimum>,
+    pub curves: Vec<Curve>,
+    pub finals: Vec<Final>,
+}
+
+/// Everything the benchmark's outcomes say, per problem in the plan's order.
+pub fn report(
+    plan: &super::Plan,
+    outcomes: &[Outcome],
+    rows: &[Vec<Row>],
+    against: &str,
+    alpha: f64,
+) -> Report {
+    let mut problems = Vec::new();
+    for (index, problem) in plan.problems.iter().enumerate() {
+        let optimum = plan.optima[index];
+        let metric = Metric::for_problem(problem, optimum.map(|o| o.value));
+        let mut curves = Vec::new();
+        let mut finals = Vec::new();
+        for method in &plan.methods {
+            let runs: Vec<(&Outcome, &Vec<Row>)> = outcomes
+                .iter()
+                .zip(rows)
+                .filter(|(o, _)| o.spec.problem == index && &o.spec.method == method)
+                .filter(|(o, _)| !matches!(o.status, super::Status::NotApplicable(_)))
+                .collect();
+            if runs.is_empty() {
+                continue;
+            }
+            let complete: Vec<&Vec<Row>> = runs
+                .iter()
+                .filter(|(o, r)| {
+                    r.len() >= o.budget && !matches!(o.status, super::Status::Stopped(_))
+                })
+                .map(|(_, r)| *r)
+                .collect();
+            curves.push(curve(method, metric, &complete));
+            let values: Vec<f64> = complete
+                .iter()
+                .filter_map(|r| r.last().and_then(|row| metric.of(row)))
+                .collect();
+            finals.push(Final {
+                problem: problem.name.clone(),
+                method: method.clone(),
+                metric,
+                moments: Moments::of(&values),
+                left_out: runs.len() - values.len(),
+                values,
+            });
+        }
+        problems.push(ProblemReport {
+            problem: problem.name.clone(),
+            metric,
+            optimum,
+            curves,
+            finals,
+        });
+    }
+    let comparisons = compare(&problems, against, alpha);
+    Report {
+        problems,
+        comparisons,
+        timings: timings(plan, outcomes),
+        against: against.to_string(),
+        alpha,
+    }
+}
+
+fn curve(method: &str, metric: Metric, runs: &[&Vec<Row>]) -> Curve {
+    let length = runs.iter().map(|r| r.len()).min().unwrap_or(0);
+    let points = (0..length)
+        .filter_map(|i| {
+            let values: Option<Vec<f64>> = runs.iter().map(|r| metric.of(&r[i])).collect();
+            let m = Moments::of(&values?);
+            Some((i + 1, m.mean, if m.n > 1 { m.std_error } else { 0.0 }))
+        })
+        .collect();
+    Curve {
+        method: method.to_string(),
+        points,
+    }
+}
+
+/// One-sided Welch tests of every other method against `against` on each problem, corrected
+/// together by Benjamini–Hochberg.
+fn compare(problems: &[ProblemReport], against: &str, alpha: f64) -> Vec<Comparison> {
+    let mut out = Vec::new();
+    for p in problems {
+        let Some(reference) = p.finals.iter().find(|f| f.method == against) else {
+            continue;
+        };
+        for f in p.finals.iter().filter(|f| f.method != against) {
+            let test = welch_greater(&f.values, &reference.values);
+            out.push(Comparison {
+                problem: p.problem.clone(),
+                baseline: f.method.clone(),
+                against: against.to_string(),
+                metric: p.metric,
+                baseline_mean: f.moments.mean,
+                against_mean: reference.moments.mean,
+                t: test.as_ref().ok().map(|w| w.t),
+                df: test.as_ref().ok().map(|w| w.df),
+                p_value: test.as_ref().ok().map(|w| w.p_value),
+                q_value: None,
+                rejected: None,
+                note: test.err().map(|e| e.to_string()),
+            });
+        }
+    }
+    let tested: Vec<usize> = (0..out.len())
+        .filter(|&i| out[i].p_value.is_some())
+        .collect();
+    let p: Vec<f64> = tested.iter().filter_map(|&i| out[i].p_value).collect();
+    for (&i, (q, rejected)) in tested.iter().zip(benjamini_hochberg(&p, alpha)) {
+        out[i].q_value = Some(q);
+        out[i].rejected = Some(rejected);
+    }
+    out
+}
+
+fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {
+    let mut by_method: BTreeMap<&str, Timing> = BTreeMap::new();
+    for o in outcomes {
+        if matches!(o.status, super::Status::NotApplicable(_)) {
+            continue;
+        }
+        let t = by_method.entry(&o.spec.method).or_default();
+        t.runs += 1;
+        for r in &o.records {
+            let training = r.diagnostics["train_seconds"].as_f64().unwrap_or(0.0);
+            t.evaluations += 1;
+            t.training += training;
+            t.acquisition += (r.propose_seconds - training).max(0.0);
+            t.oracle += r.evaluate_seconds;
+        }
+    }
+    plan.methods
+        .iter()
+        .filter_map(|m| {
+            by_method.remove(m.as_str()).map(|t| Timing {
+                method: m.clone(),
+                ..t
+            })
+        })
+        .collect()
+}

@@ -1,0 +1,281 @@
+//! End-to-end tests of `pinnbo bench --quick`: the outputs' structure, shared initial designs,
+//! the statistics against a hand computation, and resumption of an interrupted benchmark.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn pinnbo(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the pinnbo binary runs")
+}
+
+const QUADRATIC: &str = "problem \"quadratic\"\nvar x1 in [-2, 3], x2 in [0, 1]\n\
+    minimize (x1 - 1)^2 + 10*(x2 - 0.25)^2\noptimum 0\nbudget 30, init 4 sobol\n";
+
+/// Constrained, with the optimum -1 at (-1/sqrt 2, -1/sqrt 2)·1 on the disc's edge.
+const DISC: &str = "problem \"disc\"\nvar x in [-1, 1], y in [-1, 1]\nminimize x + y\n\
+    subject to inside: x^2 + y^2 <= 0.5\noptimum -1\nbudget 30, init 4 sobol\n";
+
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("quadratic.pde"), QUADRATIC).unwrap();
+    std::fs::write(dir.join("disc.pde"), DISC).unwrap();
+    dir
+}
+
+/// A CSV file as rows of named cells.
+fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
+    lines
+        .map(|l| {
+            header
+                .iter()
+                .zip(l.split(','))
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+fn number(row: &BTreeMap<String, String>, key: &str) -> f64 {
+    row[key]
+        .parse()
+        .unwrap_or_else(|_| panic!("{key} = {:?} is not a number", row[key]))
+}
+
+fn mean_var(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    let m = v.iter().sum::<f64>() / n;
+    (
+        m,
+        v.iter().map(|x| (x - m).powi(2)).sum::<f64>() / (n - 1.0),
+    )
+}
+
+/// `P(T > t)` for Student's t with `df` degrees of freedom, by quadrature: with
+/// `x = sqrt(df) tan(a)` the density is proportional to `cos(a)^(df - 1)` on (-pi/2, pi/2).
+fn t_upper_tail(t: f64, df: f64) -> f64 {
+    let simpson = |lo: f64, hi: f64| {
+        let n = 20_000;
+        let h = (hi - lo) / n as f64;
+        let f = |a: f64| a.cos().max(0.0).powf(df - 1.0);
+        let inner: f64 = (1..n)
+            .map(|i| f(lo + i as f64 * h) * if i % 2 == 1 { 4.0 } else { 2.0 })
+            .sum();
+        (f(lo) + inner + f(hi)) * h / 3.0
+    };
+    let half = std::f64::consts::FRAC_PI_2;
+    simpson((t / df.sqrt()).atan(), half) / simpson(-half, half)
+}
+
+#[test]
+fn quick_bench_writes_every_output_and_its_statistics_match_a_hand_computation() {
+    let dir = scratch("bench-quick");
+    let args = [
+        "bench",
+        "quadratic.pde",
+        "disc.pde",
+        "--methods",
+        "gp-ei,random",
+        "--quick",
+        "--out",
+        "out",
+        "--quiet",
+    ];
+    let out = pinnbo(&dir, &args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let root = dir.join("out");
+    for file in [
+        "results.csv",
+        "stats.csv",
+        "report.md",
+        "report.json",
+        "quadratic.png",
+        "disc.png",
+    ] {
+        assert!(root.join(file).is_file(), "{file} is missing");
+    }
+    // --quick: 3 seeds, the initial design (4) plus 5 steps.
+    let rows = table(&root.join("results.csv"));
+    assert_eq!(rows.len(), 2 * 2 * 3 * 9);
+    for problem in ["quadratic", "disc"] {
+        for method in ["gp-ei", "random"] {
+            for seed in 0..3 {
+                let run = root.join(problem).join(method).join(format!("seed{seed}"));
+                for file in ["journal.jsonl", "summary.json", "history.csv"] {
+                    assert!(run.join(file).is_file(), "{} lacks {file}", run.display());
+                }
+            }
+        }
+    }
+    // The same initial design (and so the same values) for every method of a seed.
+    let curve = |problem: &str, method: &str, seed: &str, key: &str| -> Vec<String> {
+        rows.iter()
+            .filter(|r| r["problem"] == problem && r["method"] == method && r["seed"] == seed)
+            .map(|r| r[key].clone())
+            .collect()
+    };
+    for seed in ["0", "1", "2"] {
+        let a = curve("quadratic", "gp-ei", seed, "best_so_far");
+        let b = curve("quadratic", "random", seed, "best_so_far");
+        assert_eq!(a[..4], b[..4], "seed {seed}: initial designs differ");
+    }
+    // Unconstrained: regret is best-so-far minus the optimum, never increasing.
+    for r in rows.iter().filter(|r| r["problem"] == "quadratic") {
+        assert!((number(r, "regret") - number(r, "best_so_far")).abs() < 1e-12);
+    }
+    // Constrained: regret plus violation is defined from the first evaluation on and never
+    // increases.
+    for seed in ["0", "1", "2"] {
+        let rpv: Vec<f64> = curve("disc", "random", seed, "regret_plus_violation")
+            .iter()
+            .map(|v| v.parse().unwrap())
+            .collect();
+        assert!(rpv.windows(2).all(|w| w[1] <= w[0]), "{rpv:?}");
+        assert!(rpv.iter().all(|v| *v >= 0.0));
+    }
+
+    // The tests by hand: final-budget metric per (problem, method) over the seeds.
+    let finals = |problem: &str, method: &str, key: &str| -> Vec<f64> {
+        rows.iter()
+            .filter(|r| r["problem"] == problem && r["method"] == method && r["evaluation"] == "9")
+            .map(|r| number(r, key))
+            .collect()
+    };
+    let stats = table(&root.join("stats.csv"));
+    assert_eq!(stats.len(), 2, "one test per problem: random against gp-ei");
+    let mut p_values = Vec::new();
+    for (problem, key) in [("quadratic", "regret"), ("disc", "regret_plus_violation")] {
+        let (b, a) = (
+            finals(problem, "random", key),
+            finals(problem, "gp-ei", key),
+        );
+        assert_eq!((b.len(), a.len()), (3, 3));
+        let ((mb, vb), (ma, va)) = (mean_var(&b), mean_var(&a));
+        let (sb, sa) = (vb / 3.0, va / 3.0);
+        let t = (mb - ma) / (sb + sa).sqrt();
+        let df = (sb + sa).powi(2) / (sb * sb / 2.0 + sa * sa / 2.0);
+        let p = t_upper_tail(t, df);
+        let row = stats.iter().find(|r| r["problem"] == problem).unwrap();
+        assert_eq!(
+            (row["baseline"].as_str(), row["against"].as_str()),
+            ("random", "gp-ei")
+        );
+        assert!((number(row, "baseline_mean") - mb).abs() <= 1e-12 * mb.abs().max(1.0));
+        assert!(
+            (number(row, "t") - t).abs() < 1e-9 * t.abs().max(1.0),
+            "{row:?} t {t}"
+        );
+        assert!(
+            (number(row, "df") - df).abs() < 1e-9 * df,
+            "{row:?} df {df}"
+        );
+        assert!((number(row, "p_value") - p).abs() < 1e-6, "{row:?} p {p}");
+        p_values.push((problem, p));
+    }
+    // Benjamini–Hochberg with two tests: q of the larger p is p, of the smaller min(2p, larger).
+    p_values.sort_by(|a, b| a.1.total_cmp(&b.1));
+    let (small, large) = (p_values[0], p_values[1]);
+    let q_small = (2.0 * small.1).min(large.1);
+    for ((problem, _), q) in [(small, q_small), (large, large.1)] {
+        let row = stats.iter().find(|r| r["problem"] == problem).unwrap();
+        assert!((number(row, "q_value") - q).abs() < 1e-6, "{row:?} q {q}");
+        assert_eq!(row["rejected"], (q <= 0.05).to_string());
+    }
+}
+
+#[test]
+fn an_interrupted_bench_continues_to_the_same_results() {
+    let dir = scratch("bench-resume");
+    let args = [
+        "bench",
+        "quadratic.pde",
+        "--methods",
+        "gp-ei,random",
+        "--seeds",
+        "2",
+        "--budget",
+        "8",
+        "--out",
+        "out",
+        "--quiet",
+    ];
+    let first = pinnbo(&dir, &args);
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stderr)
+    );
+    let without_time = |path: &Path| -> Vec<String> {
+        table(path)
+            .iter()
+            .map(|r| {
+                let mut r = r.clone();
+                r.remove("seconds");
+                format!("{r:?}")
+            })
+            .collect()
+    };
+    let complete = without_time(&dir.join("out/results.csv"));
+
+    // Cut one run back to its header and three evaluations, as a kill would leave it.
+    let journal = dir.join("out/quadratic/gp-ei/seed1/journal.jsonl");
+    let text = std::fs::read_to_string(&journal).unwrap();
+    let kept: Vec<&str> = text.lines().take(4).collect();
+    std::fs::write(&journal, kept.join("\n") + "\n").unwrap();
+    let untouched = dir.join("out/quadratic/random/seed0/journal.jsonl");
+    let before = std::fs::read_to_string(&untouched).unwrap();
+
+    let again = pinnbo(&dir, &args);
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stderr)
+    );
+    assert_eq!(without_time(&dir.join("out/results.csv")), complete);
+    assert_eq!(
+        std::fs::read_to_string(&untouched).unwrap(),
+        before,
+        "a finished run is reused, not rerun"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        9
+    );
+}
+
+#[test]
+fn bench_refuses_unknown_methods_and_a_foreign_reference() {
+    let dir = scratch("bench-usage");
+    let out = pinnbo(&dir, &["bench", "quadratic.pde", "--methods", "gp-ei,nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown method `nope`"));
+    let out = pinnbo(
+        &dir,
+        &[
+            "bench",
+            "quadratic.pde",
+            "--methods",
+            "gp-ei",
+            "--against",
+            "random",
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("--against random is not one of --methods")
+    );
+}
