@@ -1,7 +1,7 @@
 # Michalewicz (d = 100, m = 10), unconstrained.
 # Source: thesis §3.5.2 (NeuralBO synthetic benchmarks); definition and domain [0, pi]^d from
 # the sfu.ca test-function library cited there. The global optimum for d = 100 is not known
-# in closed form, so no `optimum` is given (regret is reported against the best value found).
+# in closed form, so no `optimum` is given (`pinnbo bench` compares the best values found).
 problem "michalewicz-100"
 
 const m = 10
