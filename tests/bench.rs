@@ -1,18 +1,10 @@
 //! End-to-end tests of `pinnbo bench --quick`: the outputs' structure, shared initial designs,
 //! the statistics against a hand computation, and resumption of an interrupted benchmark.
 
+mod common;
+use common::pinnbo;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
-fn pinnbo(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the pinnbo binary runs")
-}
 
 const QUADRATIC: &str = "problem \"quadratic\"\nvar x1 in [-2, 3], x2 in [0, 1]\n\
     minimize (x1 - 1)^2 + 10*(x2 - 0.25)^2\noptimum 0\nbudget 30, init 4 sobol\n";

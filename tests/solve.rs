@@ -1,19 +1,12 @@
 //! End-to-end tests of `pinnbo solve`: determinism per seed, the journal surviving a killed
 //! process, failing and NaN-returning oracles, and the `--allow-exec` gate.
 
+mod common;
+use common::pinnbo;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn pinnbo(dir: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the pinnbo binary runs")
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()

@@ -17,26 +17,55 @@ const QUICK_SEEDS: u64 = 3;
 const QUICK_STEPS: usize = 5;
 const DEFAULT_SEEDS: u64 = 10;
 
+#[derive(Debug, clap::Args)]
 pub struct Options {
+    /// The problem files.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Comma-separated methods; a method that does not apply to a problem is skipped there.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        default_value = "pinn-bo,neural-bo,neural-greedy,gp-ei,gp-ucb,random"
+    )]
     pub methods: Vec<String>,
+    /// Seeds 0..N, shared by all methods (the same initial design and noise per seed)
+    /// [default: 10, or 3 with --quick].
+    #[arg(long)]
     pub seeds: Option<u64>,
+    /// Total evaluations per run, overriding every file's budget.
+    #[arg(long)]
     pub budget: Option<usize>,
+    /// Runs at a time [default: the number of cores].
+    #[arg(long)]
     pub jobs: Option<usize>,
+    #[arg(long, default_value = "bench")]
     pub out: PathBuf,
+    /// The method the others are tested against [default: the first of --methods].
+    #[arg(long)]
     pub against: Option<String>,
+    /// The Benjamini–Hochberg false-discovery rate.
+    #[arg(long, default_value_t = 0.05)]
     pub alpha: f64,
+    /// A small profile: 3 seeds, each problem's initial design plus 5 steps.
+    #[arg(long)]
     pub quick: bool,
+    /// Let an `oracle command` run its program.
+    #[arg(long)]
     pub allow_exec: bool,
+    #[arg(long, short, conflicts_with = "json")]
     pub quiet: bool,
+    /// Print the report as JSON (no progress bar).
+    #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(files: &[PathBuf], o: &Options, style: Style) -> ExitCode {
+pub fn run(o: &Options, style: Style) -> ExitCode {
     if let Err(msg) = check_options(o) {
         eprintln!("error: {msg}");
         return ExitCode::from(2);
     }
-    let plan = match plan(files, o, style) {
+    let plan = match plan(o, style) {
         Ok(p) => p,
         Err(msg) => {
             if !msg.is_empty() {
@@ -116,8 +145,9 @@ fn check_options(o: &Options) -> Result<(), String> {
 }
 
 /// Loads every file (reporting all invalid ones) and finds each problem's optimum.
-fn plan(files: &[PathBuf], o: &Options, style: Style) -> Result<Plan, String> {
-    let loaded: Vec<_> = files
+fn plan(o: &Options, style: Style) -> Result<Plan, String> {
+    let loaded: Vec<_> = o
+        .files
         .iter()
         .map(|f| crate::load_or_report(f, style))
         .collect();

@@ -99,47 +99,7 @@ pub enum Command {
     /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
     /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
     /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
-    Bench {
-        /// The problem files.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Comma-separated methods; a method that does not apply to a problem is skipped there.
-        #[arg(
-            long,
-            value_delimiter = ',',
-            default_value = "pinn-bo,neural-bo,neural-greedy,gp-ei,gp-ucb,random"
-        )]
-        methods: Vec<String>,
-        /// Seeds 0..N, shared by all methods (the same initial design and noise per seed)
-        /// [default: 10, or 3 with --quick].
-        #[arg(long)]
-        seeds: Option<u64>,
-        /// Total evaluations per run, overriding every file's budget.
-        #[arg(long)]
-        budget: Option<usize>,
-        /// Runs at a time [default: the number of cores].
-        #[arg(long)]
-        jobs: Option<usize>,
-        #[arg(long, default_value = "bench")]
-        out: PathBuf,
-        /// The method the others are tested against [default: the first of --methods].
-        #[arg(long)]
-        against: Option<String>,
-        /// The Benjamini–Hochberg false-discovery rate.
-        #[arg(long, default_value_t = 0.05)]
-        alpha: f64,
-        /// A small profile: 3 seeds, each problem's initial design plus 5 steps.
-        #[arg(long)]
-        quick: bool,
-        /// Let an `oracle command` run its program.
-        #[arg(long)]
-        allow_exec: bool,
-        #[arg(long, short, conflicts_with = "json")]
-        quiet: bool,
-        /// Print the report as JSON (no progress bar).
-        #[arg(long)]
-        json: bool,
-    },
+    Bench(bench_cmd::Options),
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -222,35 +182,6 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
             },
             style,
         ),
-        Command::Bench {
-            files,
-            methods,
-            seeds,
-            budget,
-            jobs,
-            out,
-            against,
-            alpha,
-            quick,
-            allow_exec,
-            quiet,
-            json,
-        } => bench_cmd::run(
-            &files,
-            &bench_cmd::Options {
-                methods,
-                seeds,
-                budget,
-                jobs,
-                out,
-                against,
-                alpha,
-                quick,
-                allow_exec,
-                quiet,
-                json,
-            },
-            style,
-        ),
+        Command::Bench(options) => bench_cmd::run(&options, style),
     }
 }

@@ -1,7 +1,7 @@
 //! Several methods' mean curves with a shaded band each (mean ± standard error), as the
 //! thesis draws its regret plots; on a log10 axis when every mean is positive.
 
-use super::{font, padded, text, PlotError, Scale, SIZE};
+use super::{font, frame, padded, text, PlotError, Scale, SIZE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -36,7 +36,7 @@ pub struct Bands<'a> {
 }
 
 /// Whether `plot` is drawn on a log axis: asked for, and every mean positive.
-pub fn uses_log(plot: &Bands) -> bool {
+fn uses_log(plot: &Bands) -> bool {
     plot.log
         && plot
             .bands
@@ -90,20 +90,7 @@ where
     } else {
         plot.y_label.to_string()
     };
-    let mut chart = ChartBuilder::on(root)
-        .caption(plot.title, ("sans-serif", 24))
-        .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(70)
-        .build_cartesian_2d(plot.x.lo..plot.x.hi, y0..y1)
-        .map_err(text)?;
-    chart
-        .configure_mesh()
-        .x_desc(plot.x.label)
-        .y_desc(y_label)
-        .label_style(("sans-serif", 15))
-        .draw()
-        .map_err(text)?;
+    let mut chart = frame(root, plot.title, &plot.x, (y0, y1), &y_label)?;
     for (i, (band, edges)) in plot.bands.iter().zip(&all).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let mut outline: Vec<(f64, f64)> = edges.iter().map(|e| (e.0, e.3)).collect();

@@ -92,7 +92,7 @@ macro_rules! on_backend {
 }
 
 mod bands;
-pub use bands::{bands, uses_log, Band, Bands};
+pub use bands::{bands, Band, Bands};
 
 pub fn line(path: &Path, plot: &Line) -> Result<(), PlotError> {
     on_backend!(path, |root| paint_line(root, plot))
@@ -164,6 +164,36 @@ where
     Ok(())
 }
 
+type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// A titled chart with a labelled mesh over `x` and the value range `y`.
+fn frame<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    title: &str,
+    x: &Scale,
+    y: (f64, f64),
+    y_label: &str,
+) -> Result<Chart<'a, DB>, String>
+where
+    DB::ErrorType: 'static,
+{
+    let mut chart = ChartBuilder::on(root)
+        .caption(title, ("sans-serif", 24))
+        .margin(16)
+        .x_label_area_size(44)
+        .y_label_area_size(70)
+        .build_cartesian_2d(x.lo..x.hi, y.0..y.1)
+        .map_err(text)?;
+    chart
+        .configure_mesh()
+        .x_desc(x.label)
+        .y_desc(y_label)
+        .label_style(("sans-serif", 15))
+        .draw()
+        .map_err(text)?;
+    Ok(chart)
+}
+
 fn paint_line<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, plot: &Line) -> Result<(), String>
 where
     DB::ErrorType: 'static,
@@ -174,21 +204,7 @@ where
     let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
         (a.min(v), b.max(v))
     });
-    let (y0, y1) = padded(lo, hi);
-    let mut chart = ChartBuilder::on(root)
-        .caption(plot.title, ("sans-serif", 24))
-        .margin(16)
-        .x_label_area_size(44)
-        .y_label_area_size(70)
-        .build_cartesian_2d(plot.x.lo..plot.x.hi, y0..y1)
-        .map_err(text)?;
-    chart
-        .configure_mesh()
-        .x_desc(plot.x.label)
-        .y_desc(plot.y_label)
-        .label_style(("sans-serif", 15))
-        .draw()
-        .map_err(text)?;
+    let mut chart = frame(root, plot.title, &plot.x, padded(lo, hi), plot.y_label)?;
     chart
         .draw_series(LineSeries::new(
             plot.points.iter().copied(),
