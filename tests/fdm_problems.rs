@@ -151,6 +151,29 @@ fn steady_heat_with_variable_conductivity_and_neumann_edge() {
 }
 
 #[test]
+fn best_node_is_the_feasible_optimum_of_the_reference_field() {
+    // T = e^x sin y again, with a constraint that cuts the hottest region off.
+    let text = |constraint: &str| {
+        format!(
+            "var x in [0, 1], y in [0, 2]\nfield T(x, y)\npde laplacian(T) = 0\nmaximize T\n\
+             {constraint}\noracle fdm {{\n  grid 65 x 65\n  T(0, y) = sin(y)\n  \
+             T(1, y) = exp(1)*sin(y)\n  T(x, 0) = 0\n  T(x, 2) = exp(x)*sin(2)\n}}"
+        )
+    };
+    let free = oracle(&problem(&text("")));
+    let best = free.best_node(true).unwrap();
+    assert!((best - 1f64.exp()).abs() < 1e-3, "{best}");
+    // The least value is on the edge y = 0, where T = 0.
+    assert!(free.best_node(false).unwrap().abs() < 1e-12);
+    let cut = oracle(&problem(&text("subject to left: x <= 0.5")));
+    let best = cut.best_node(true).unwrap();
+    assert!((best - 0.5f64.exp()).abs() < 1e-3, "{best}");
+    // Nothing feasible: no optimum.
+    let none = oracle(&problem(&text("subject to outside: x >= 2")));
+    assert_eq!(none.best_node(true), None);
+}
+
+#[test]
 fn transient_heat_in_one_and_two_dimensions() {
     // u = sin(pi x)(1 + t) with the source that makes it exact, alpha = 0.5.
     let p = problem(
