@@ -94,17 +94,18 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
         .collect();
     let against = o.against.clone().unwrap_or_else(|| o.methods[0].clone());
     let report = results::report(&plan, &outcomes, &rows, &against, o.alpha);
-    if let Err(e) = write_outputs(&plan, &outcomes, &rows, &report) {
+    let text = Texts {
+        markdown: markdown(&plan, &outcomes, &report),
+        json: serde_json::to_string_pretty(&report).expect("plain data") + "\n",
+    };
+    if let Err(e) = write_outputs(&plan, &rows, &report, &text) {
         eprintln!("error: {e}");
         return ExitCode::from(1);
     }
     if o.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).expect("plain data")
-        );
+        print!("{}", text.json);
     } else if !o.quiet {
-        print!("{}", markdown(&plan, &outcomes, &report));
+        print!("{}", text.markdown);
         println!("output in {}", plan.out.display());
     }
     let stopped = outcomes
@@ -215,25 +216,29 @@ fn execute(plan: &Plan, jobs: usize, quiet: bool) -> Vec<Outcome> {
     outcomes
 }
 
+/// The report as `report.md` and `report.json` hold it (and as printed).
+struct Texts {
+    markdown: String,
+    json: String,
+}
+
 fn write_outputs(
     plan: &Plan,
-    outcomes: &[Outcome],
     rows: &[Vec<Row>],
     report: &Report,
+    text: &Texts,
 ) -> Result<(), String> {
     let out = &plan.out;
     let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
-    let all: Vec<Row> = rows.iter().flatten().cloned().collect();
     let csv = out.join("results.csv");
-    std::fs::write(&csv, results::csv(&all)).map_err(|e| io(&csv, e))?;
+    std::fs::write(&csv, results::csv(rows.iter().flatten())).map_err(|e| io(&csv, e))?;
     let stats = out.join("stats.csv");
     std::fs::write(&stats, stats_csv(&report.comparisons)).map_err(|e| io(&stats, e))?;
     let md = out.join("report.md");
-    std::fs::write(&md, markdown(plan, outcomes, report)).map_err(|e| io(&md, e))?;
+    std::fs::write(&md, &text.markdown).map_err(|e| io(&md, e))?;
     let json = out.join("report.json");
-    let text = serde_json::to_string_pretty(report).expect("plain data") + "\n";
-    std::fs::write(&json, text).map_err(|e| io(&json, e))?;
+    std::fs::write(&json, &text.json).map_err(|e| io(&json, e))?;
     for p in &report.problems {
         draw(out, p).map_err(|e| e.to_string())?;
     }
@@ -278,6 +283,14 @@ fn draw(out: &Path, p: &results::ProblemReport) -> Result<(), plot::PlotError> {
     )
 }
 
+/// A unit enum variant's name as serde writes it (`regret-plus-violation`).
+fn serialized_name(v: impl serde::Serialize) -> String {
+    match serde_json::to_value(v) {
+        Ok(serde_json::Value::String(name)) => name,
+        _ => String::new(),
+    }
+}
+
 fn cell(v: Option<f64>) -> String {
     v.map_or(String::new(), |v| v.to_string())
 }
@@ -293,10 +306,7 @@ fn stats_csv(comparisons: &[Comparison]) -> String {
             c.problem,
             c.baseline,
             c.against,
-            serde_json::to_value(c.metric)
-                .expect("plain data")
-                .as_str()
-                .unwrap_or(""),
+            serialized_name(c.metric),
             c.baseline_mean,
             c.against_mean,
             cell(c.t),
@@ -330,8 +340,7 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
         });
         let _ = writeln!(s, "## {}\n", p.problem);
         let optimum = p.optimum.map_or("not known".to_string(), |o| {
-            let from = serde_json::to_value(o.source).expect("plain data");
-            format!("{} (from {})", o.value, from.as_str().unwrap_or(""))
+            format!("{} (from {})", o.value, serialized_name(o.source))
         });
         let _ = writeln!(
             s,

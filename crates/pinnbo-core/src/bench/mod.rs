@@ -194,9 +194,11 @@ impl Plan {
                 }
             }
         }
-        let written = outputs::write(&dir, run.problem(), &run.summary(), run.records());
-        if let (Err(e), false) = (written, matches!(status, Status::Stopped(_))) {
-            status = Status::Stopped(format!("{}: {e}", dir.display()));
+        // A run that stopped already says why; otherwise an unwritable folder is the reason.
+        if let Err(e) = outputs::write(&dir, run.problem(), &run.summary(), run.records()) {
+            if !matches!(status, Status::Stopped(_)) {
+                status = Status::Stopped(format!("{}: {e}", dir.display()));
+            }
         }
         outcome(status, run.records().to_vec())
     }

@@ -107,7 +107,7 @@ pub fn rows(
 pub const CSV_HEADER: &str =
     "problem,method,seed,evaluation,best_so_far,regret,regret_plus_violation,seconds\n";
 
-pub fn csv(rows: &[Row]) -> String {
+pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
     let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     let mut out = String::from(CSV_HEADER);
     for r in rows {
