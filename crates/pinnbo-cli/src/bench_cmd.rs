@@ -65,6 +65,8 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
         eprintln!("error: {msg}");
         return ExitCode::from(2);
     }
+    let jobs = o.jobs.unwrap_or_else(crate::threads::cores);
+    let threads_per_run = crate::threads::share_among(jobs);
     let plan = match plan(o, style) {
         Ok(p) => p,
         Err(msg) => {
@@ -74,10 +76,7 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let jobs = o.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
-    let outcomes = execute(&plan, jobs, o.quiet || o.json);
+    let outcomes = execute(&plan, jobs, threads_per_run, o.quiet || o.json);
     let rows: Vec<Vec<Row>> = outcomes
         .iter()
         .map(|out| {
@@ -184,7 +183,7 @@ fn plan(o: &Options, style: Style) -> Result<Plan, String> {
 }
 
 /// Runs the plan with a progress bar over all evaluations.
-fn execute(plan: &Plan, jobs: usize, quiet: bool) -> Vec<Outcome> {
+fn execute(plan: &Plan, jobs: usize, threads_per_run: usize, quiet: bool) -> Vec<Outcome> {
     let runs = plan.runs();
     let total: usize = runs.iter().map(|r| plan.config(r).budget).sum();
     let bar = if quiet {
@@ -211,7 +210,7 @@ fn execute(plan: &Plan, jobs: usize, quiet: bool) -> Vec<Outcome> {
             Status::Finished | Status::Reused => {}
         }
     };
-    let outcomes = plan.execute_all(jobs, &on_progress, &on_done);
+    let outcomes = plan.execute_all(jobs, threads_per_run, &on_progress, &on_done);
     bar.finish_and_clear();
     outcomes
 }

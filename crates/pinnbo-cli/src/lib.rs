@@ -13,6 +13,7 @@ mod fdm_cmd;
 pub mod formats;
 pub mod plot;
 mod solve_cmd;
+mod threads;
 
 use clap::{Parser, Subcommand};
 use std::ffi::OsString;
@@ -132,8 +133,10 @@ pub(crate) fn load_or_report(
     }
 }
 
-/// Runs the command line; returns the process exit code.
+/// Runs the command line; returns the process exit code. It fixes the thread counts in the
+/// environment first (`threads`), so call it from `main` before starting other threads.
 pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitCode {
+    threads::fix_defaults();
     let cli = match Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

@@ -203,25 +203,37 @@ impl Plan {
         outcome(status, run.records().to_vec())
     }
 
-    /// Every run, `jobs` at a time, in the order of [`Plan::runs`] (each run's own
-    /// computations use the shared rayon pool as usual). `on_done` sees each finished run.
+    /// Every run, `jobs` at a time, in the order of [`Plan::runs`]. Each job thread has its
+    /// own rayon pool of `threads_per_run` threads for its runs' parallel work, so that
+    /// concurrent runs do not queue behind each other in one shared pool (when a pool cannot
+    /// be built, the shared one is used). `on_done` sees each finished run.
     pub fn execute_all(
         &self,
         jobs: usize,
+        threads_per_run: usize,
         on_progress: &(dyn Fn(usize) + Sync),
         on_done: &(dyn Fn(&Outcome) + Sync),
     ) -> Vec<Outcome> {
         let runs = self.runs();
         let next = AtomicUsize::new(0);
         let done: Mutex<Vec<Option<Outcome>>> = Mutex::new((0..runs.len()).map(|_| None).collect());
+        let work = || loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(spec) = runs.get(i) else { break };
+            let outcome = self.execute(spec, on_progress);
+            on_done(&outcome);
+            done.lock().expect("no worker panics holding it")[i] = Some(outcome);
+        };
         std::thread::scope(|scope| {
             for _ in 0..jobs.clamp(1, runs.len().max(1)) {
-                scope.spawn(|| loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some(spec) = runs.get(i) else { break };
-                    let outcome = self.execute(spec, on_progress);
-                    on_done(&outcome);
-                    done.lock().expect("no worker panics holding it")[i] = Some(outcome);
+                scope.spawn(|| {
+                    let pool = rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads_per_run.max(1))
+                        .build();
+                    match pool {
+                        Ok(pool) => pool.install(work),
+                        Err(_) => work(),
+                    }
                 });
             }
         });
