@@ -55,8 +55,10 @@ const REFINE_STEPS: usize = 30;
 /// Scores many points at once: rows of a flat `[n, d]` slice in, one score per row out.
 pub type BatchScore<'a> = dyn Fn(&[f64]) -> Vec<f64> + Sync + 'a;
 
-/// Candidates are scored in batches of at most this many rows (bounds a surrogate's memory).
-const BATCH: usize = 4096;
+/// Candidates are scored in batches of at most this many rows: small enough that a width-500
+/// network's activations stay in cache and are not fresh pages each batch (NeuralBO's
+/// screening of 50,000 candidates in f32: 0.8 s at 4096 rows, 0.55 s at 512).
+const BATCH: usize = 512;
 
 /// The point of `[0, 1]^d` with the largest `score`, and the score; `score` takes one point
 /// and is called from several threads.

@@ -353,7 +353,7 @@ impl Posterior<'_> {
 
     /// `h(x; θ_t) + g(x)ᵀ ε` at centred points: a drawn function.
     pub fn sample(&self, epsilon: &Tensor, x: &Tensor) -> candle_core::Result<Tensor> {
-        self.net.forward(x)? + self.surrogate.static_features(x)?.matmul(epsilon)?
+        self.net.forward(x)? + static_projection(&self.surrogate.initial, x, epsilon)?
     }
 
     /// [`Posterior::sample`] in single precision when the surrogate trains in it (else the
@@ -363,11 +363,21 @@ impl Posterior<'_> {
             None => self.sample(epsilon, x),
             Some((net, initial)) => {
                 let (x, e) = (x.to_dtype(DType::F32)?, epsilon.to_dtype(DType::F32)?);
-                let s = (net.forward(&x)? + static_features_of(initial, &x)?.matmul(&e)?)?;
+                let s = (net.forward(&x)? + static_projection(initial, &x, &e)?)?;
                 s.to_dtype(DType::F64)
             }
         }
     }
+}
+
+/// `g(x)ᵀ ε` for the static features of `initial` without forming g (`[N, m + 1]`, a copy
+/// of every candidate's hidden layer): `c φ(x)ᵀ ε_w + s ε_b`.
+fn static_projection(initial: &Mlp, x: &Tensor, epsilon: &Tensor) -> candle_core::Result<Tensor> {
+    let m = epsilon.dim(0)? - 1;
+    let weights = epsilon.narrow(0, 0, m)?;
+    let bias = (epsilon.narrow(0, m, 1)? * initial.output_scale())?;
+    (initial.last_hidden(x)?.matmul(&weights)? * initial.output_layer_factor())?
+        .broadcast_add(&bias)
 }
 
 /// Static features of `initial` (at θ0) at `x`, in the network's precision.
