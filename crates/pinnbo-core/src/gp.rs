@@ -97,17 +97,36 @@ impl Hyper {
 }
 
 fn covariance(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
+    kernel_matrices(kernel, x, h, false).0
+}
+
+/// `K` (noise on the diagonal) and, when asked, `∂k/∂r²` times the signal variance, from one
+/// kernel evaluation per pair of the upper triangle (both are symmetric).
+fn kernel_matrices(
+    kernel: Kernel,
+    x: &[Vec<f64>],
+    h: &Hyper,
+    with_slope: bool,
+) -> (Mat<f64>, Mat<f64>) {
     let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
-    Mat::from_fn(n, n, |i, j| {
-        let k = s2 * kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2)).0;
-        if i == j {
-            k + n2
-        } else {
-            k
+    let mut k = Mat::zeros(n, n);
+    let mut slope = Mat::zeros(
+        if with_slope { n } else { 0 },
+        if with_slope { n } else { 0 },
+    );
+    for j in 0..n {
+        for i in 0..j {
+            let (kv, dk) = kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2));
+            (k[(i, j)], k[(j, i)]) = (s2 * kv, s2 * kv);
+            if with_slope {
+                (slope[(i, j)], slope[(j, i)]) = (s2 * dk, s2 * dk);
+            }
         }
-    })
+        k[(j, j)] = s2 + n2;
+    }
+    (k, slope)
 }
 
 /// Negative log marginal likelihood and its gradient in the log-parameters.
@@ -119,31 +138,33 @@ fn nll_and_gradient(
 ) -> Option<(f64, Vec<f64>)> {
     let n = x.len();
     let d = h.log_lengthscales.len();
-    let k = covariance(kernel, x, h);
+    let (k, slope) = kernel_matrices(kernel, x, h, true);
     let spd = Spd::new(&k, "kernel").ok()?;
     let alpha = spd.solve(y);
     let nll = 0.5 * y.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
         + 0.5 * spd.log_det()
         + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
-    // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ)
+    // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ), over the upper triangle twice plus the diagonal.
     let kinv = spd.inverse();
     let w = |i: usize, j: usize| kinv[(i, j)] - alpha[i] * alpha[j];
     let inv_l2 = h.inverse_squared_lengthscales();
-    let s2 = h.log_signal.exp();
+    let noise = h.log_noise.exp();
     let mut grad = vec![0.0; d + 2];
-    for i in 0..n {
-        for j in 0..n {
+    for j in 0..n {
+        for i in 0..j {
             let wij = w(i, j);
-            let r2 = scaled_r2(&x[i], &x[j], &inv_l2);
-            let (kv, dk_dr2) = kernel.eval(r2);
-            grad[d] += 0.5 * wij * s2 * kv;
+            // The signal's derivative is K itself off the diagonal.
+            grad[d] += wij * k[(i, j)];
+            // ∂r²/∂log l_a = −2 (Δ_a / l_a)²; with the pair counted twice and the ½: −2.
+            let c = -2.0 * wij * slope[(i, j)];
             for a in 0..d {
-                // ∂r²/∂log l_a = −2 (Δ_a / l_a)²
                 let delta = x[i][a] - x[j][a];
-                grad[a] += 0.5 * wij * s2 * dk_dr2 * (-2.0 * delta * delta * inv_l2[a]);
+                grad[a] += c * delta * delta * inv_l2[a];
             }
         }
-        grad[d + 1] += 0.5 * w(i, i) * h.log_noise.exp();
+        let wjj = w(j, j);
+        grad[d] += 0.5 * wjj * (k[(j, j)] - noise);
+        grad[d + 1] += 0.5 * wjj * noise;
     }
     Some((nll, grad))
 }
