@@ -97,32 +97,21 @@ impl Hyper {
 }
 
 fn covariance(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
-    kernel_matrices(kernel, x, h, false).0
+    kernel_matrices(kernel, x, h).0
 }
 
-/// `K` (noise on the diagonal) and, when asked, `∂k/∂r²` times the signal variance, from one
-/// kernel evaluation per pair of the upper triangle (both are symmetric).
-fn kernel_matrices(
-    kernel: Kernel,
-    x: &[Vec<f64>],
-    h: &Hyper,
-    with_slope: bool,
-) -> (Mat<f64>, Mat<f64>) {
+/// `K` (noise on the diagonal) and `∂k/∂r²` times the signal variance, from one kernel
+/// evaluation per pair of the upper triangle (both are symmetric).
+fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f64>) {
     let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
-    let mut k = Mat::zeros(n, n);
-    let mut slope = Mat::zeros(
-        if with_slope { n } else { 0 },
-        if with_slope { n } else { 0 },
-    );
+    let (mut k, mut slope) = (Mat::zeros(n, n), Mat::zeros(n, n));
     for j in 0..n {
         for i in 0..j {
             let (kv, dk) = kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2));
             (k[(i, j)], k[(j, i)]) = (s2 * kv, s2 * kv);
-            if with_slope {
-                (slope[(i, j)], slope[(j, i)]) = (s2 * dk, s2 * dk);
-            }
+            (slope[(i, j)], slope[(j, i)]) = (s2 * dk, s2 * dk);
         }
         k[(j, j)] = s2 + n2;
     }
@@ -138,7 +127,7 @@ fn nll_and_gradient(
 ) -> Option<(f64, Vec<f64>)> {
     let n = x.len();
     let d = h.log_lengthscales.len();
-    let (k, slope) = kernel_matrices(kernel, x, h, true);
+    let (k, slope) = kernel_matrices(kernel, x, h);
     let spd = Spd::new(&k, "kernel").ok()?;
     let alpha = spd.solve(y);
     let nll = 0.5 * y.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
