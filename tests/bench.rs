@@ -233,6 +233,22 @@ fn an_interrupted_bench_continues_to_the_same_results() {
     let untouched = dir.join("out/quadratic/random/seed0/journal.jsonl");
     let before = std::fs::read_to_string(&untouched).unwrap();
 
+    // While another process holds the folder, a second bench is refused and changes nothing.
+    let holder = std::fs::File::open(dir.join("out/bench.lock")).unwrap();
+    holder.lock().unwrap();
+    let refused = pinnbo(&dir, &args);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&refused.stderr),
+        "error: out/bench.lock is locked: another process is writing this benchmark; \
+         wait for it to finish or stop it\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        4
+    );
+    drop(holder);
+
     let again = pinnbo(&dir, &[&args[..], &["--jobs", "1"]].concat());
     assert!(
         again.status.success(),

@@ -236,17 +236,28 @@ fn a_killed_run_resumes_to_the_same_trajectory_with_nothing_lost_or_repeated() {
         "killed after {before} evaluations"
     );
 
-    let resumed = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--allow-exec",
-            "--resume",
-            "cut",
-            "--quiet",
-        ],
+    let resume = [
+        "solve",
+        "problem.pde",
+        "--allow-exec",
+        "--resume",
+        "cut",
+        "--quiet",
+    ];
+    // While another process writes the journal, a resume is refused and changes nothing.
+    let holder = std::fs::File::open(&journal).unwrap();
+    holder.lock().unwrap();
+    let refused = pinnbo(&dir, &resume);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        text(&refused.stderr),
+        "error: cut/journal.jsonl is locked: another process is writing this run; \
+         wait for it to finish or stop it\n"
     );
+    assert_eq!(records(&dir.join("cut")).len(), before);
+    drop(holder);
+
+    let resumed = pinnbo(&dir, &resume);
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     let (a, b) = (records(&dir.join("whole")), records(&dir.join("cut")));
     let indices: Vec<u64> = b.iter().map(|r| r["index"].as_u64().unwrap()).collect();

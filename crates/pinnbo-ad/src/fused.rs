@@ -363,11 +363,11 @@ fn per_element<T: WithDType>(
     order: usize,
     kernel: impl Fn(&mut Scratch) + Sync,
 ) -> Result<Vec<T>> {
-    if k == 0 || data.len() % k != 0 {
+    if k == 0 || !data.len().is_multiple_of(k) {
         candle_core::bail!("jet kernels: {} values are not K = {k} rows", data.len());
     }
     let w = bias.len();
-    if w == 0 || (data.len() / k) % w != 0 {
+    if w == 0 || !(data.len() / k).is_multiple_of(w) {
         candle_core::bail!("jet kernels: a bias of {w} channels does not fit the data");
     }
     let m = data.len() / k;

@@ -76,6 +76,14 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    // Held until the report is written.
+    let _claim = match plan.lock_out() {
+        Ok(file) => file,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(1);
+        }
+    };
     let outcomes = execute(&plan, jobs, threads_per_run, o.quiet || o.json);
     let rows: Vec<Vec<Row>> = outcomes
         .iter()

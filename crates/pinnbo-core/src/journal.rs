@@ -1,6 +1,11 @@
 //! The append-only journal: a header line, then one JSON line per evaluation, each flushed and
 //! fsync'd before the next evaluation starts. A crash loses at most the evaluation in flight;
 //! a torn last line is cut off when the run resumes.
+//!
+//! A journal open for writing holds an exclusive advisory lock (`flock`) on its file, so a
+//! second writer (a second `pinnbo solve --resume`, or two benches on one folder) is refused
+//! instead of interleaving records. The kernel drops the lock when the process ends, however
+//! it ends, so a killed run leaves nothing stale behind.
 
 use crate::oracle::Evaluation;
 use serde::{Deserialize, Serialize};
@@ -72,6 +77,29 @@ pub enum JournalError {
     },
     #[error("{path}: not a pinnbo journal ({reason})")]
     Invalid { path: String, reason: String },
+    #[error(
+        "{path} is locked: another process is writing {what}; wait for it to finish or stop it"
+    )]
+    Busy { path: String, what: &'static str },
+}
+
+/// Takes `file`'s exclusive advisory lock for writing `what` ("this run"), or says that
+/// another process holds it. Held until `file` closes.
+pub(crate) fn lock_for_writing(
+    file: &File,
+    shown: &str,
+    what: &'static str,
+) -> Result<(), JournalError> {
+    file.try_lock().map_err(|e| match e {
+        std::fs::TryLockError::WouldBlock => JournalError::Busy {
+            path: shown.to_string(),
+            what,
+        },
+        std::fs::TryLockError::Error(source) => JournalError::Io {
+            path: shown.to_string(),
+            source,
+        },
+    })
 }
 
 fn parse_header(line: &str) -> Result<Header, String> {
@@ -117,6 +145,7 @@ impl Journal {
             .create_new(true)
             .open(path)
             .map_err(io)?;
+        lock_for_writing(&file, &shown, "this run")?;
         let mut journal = Journal {
             file,
             path: shown.clone(),
@@ -142,6 +171,8 @@ impl Journal {
             .write(true)
             .open(path)
             .map_err(io)?;
+        // Before reading: a torn last line may be another writer's record in flight.
+        lock_for_writing(&file, &shown, "this run")?;
         let mut reader = BufReader::new(&mut file);
         let (mut header, mut records, mut kept) = (None, Vec::new(), 0u64);
         let mut line = String::new();
@@ -202,7 +233,42 @@ impl Journal {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
     use rand::{Rng, SeedableRng};
+
+    #[test]
+    fn a_journal_has_one_writer_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("pinnbo-journal-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let header = Header {
+            pinnbo_journal: FORMAT,
+            problem: "p".into(),
+            file: "p.pde".into(),
+            method: "random".into(),
+            seed: 0,
+            budget: 3,
+            init: 1,
+            design: "sobol".into(),
+        };
+        let first = Journal::create(&path, &header).unwrap();
+        // flock conflicts between two opens even within one process.
+        let second = Journal::resume(&path)
+            .err()
+            .expect("a second writer is refused");
+        assert_eq!(
+            second.to_string(),
+            format!(
+                "{} is locked: another process is writing this run; wait for it to finish or stop it",
+                path.display()
+            )
+        );
+        drop(first);
+        let (_, found, records) = Journal::resume(&path).expect("free once the writer closes");
+        assert_eq!((found, records.len()), (header, 0));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// A resumed run must see exactly the values it journaled, or its trajectory drifts from
     /// the uninterrupted one (serde_json's default float parser may miss by one ulp; the

@@ -7,7 +7,7 @@
 pub mod results;
 pub mod stats;
 
-use crate::journal::Record;
+use crate::journal::{lock_for_writing, JournalError, Record};
 use crate::oracle::{FdmOracle, SetupError};
 use crate::run::{Run, RunConfig};
 use crate::{outputs, BuildError, Optimization};
@@ -117,6 +117,27 @@ impl Plan {
             }
         }
         out
+    }
+
+    /// Claims `OUT` for this process (creating it): held until the returned file is dropped.
+    /// A second bench on the same folder is refused, rather than racing for the same runs
+    /// and overwriting the first one's report.
+    pub fn lock_out(&self) -> Result<std::fs::File, JournalError> {
+        let path = self.out.join("bench.lock");
+        let shown = path.display().to_string();
+        let io = |source| JournalError::Io {
+            path: shown.clone(),
+            source,
+        };
+        std::fs::create_dir_all(&self.out).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(io)?;
+        lock_for_writing(&file, &shown, "this benchmark")?;
+        Ok(file)
     }
 
     /// `OUT/<problem>/<method>/seed<S>`.
