@@ -63,10 +63,13 @@ impl Default for TrainConfig {
 #[derive(Clone, Debug, PartialEq)]
 pub struct TrainReport {
     pub epochs: usize,
-    /// The last epoch's loss (the mean over its steps), anchor included.
+    /// The loss of the weights returned: the last epoch's (the mean over its steps), or the
+    /// best epoch's when they were restored. Anchor included.
     pub final_loss: f64,
     pub best_loss: f64,
     pub stopped_early: bool,
+    /// The best epoch's weights replaced the last ones (see [`train`]).
+    pub restored_best: bool,
 }
 
 /// The loss at the current weights (differentiable), without the anchor (which [`Adam`]
@@ -121,7 +124,11 @@ fn batches(
         .collect()
 }
 
-/// Trains `net` in place.
+/// Trains `net` in place. With early stopping (a finite `patience`) and full batches, the
+/// net ends at the best epoch's weights: Adam can leave a minimum in a spike (PINN-BO on
+/// Styblinski–Tang-10 ended steps at a loss of 10²–10³ after reaching 10⁻²), and the
+/// surrogate must be the fit that was found, not the last step taken. With mini-batches an
+/// epoch's loss mixes several weights, so nothing is restored.
 pub fn train(
     net: &Mlp,
     data: Option<&Observations>,
@@ -133,6 +140,9 @@ pub fn train(
     let (mut best, mut best_epoch, mut last) = (f64::INFINITY, 0, f64::NAN);
     let mut epochs = 0;
     let mut stopped_early = false;
+    let keep_best = config.patience < config.epochs;
+    // The lowest full-batch loss and the weights it was taken at (before that epoch's step).
+    let mut kept: Option<(f64, Vec<Tensor>)> = None;
     for epoch in 0..config.epochs {
         let epoch_batches = batches(data, config.batch, &mut rng)?;
         let mut total = 0.0;
@@ -150,7 +160,20 @@ pub fn train(
             if !value.is_finite() {
                 candle_core::bail!("the loss became {value} at epoch {epoch}");
             }
-            total += value + adam.step(&grads)?;
+            let before = if keep_best && epoch_batches.len() == 1 {
+                let weights = net.vars().into_iter().map(|v| v.as_tensor().copy());
+                Some(weights.collect::<Result<Vec<_>>>()?)
+            } else {
+                None
+            };
+            // The step also reports the anchor's value at the weights the loss was taken at.
+            let loss_here = value + adam.step(&grads)?;
+            if let Some(weights) = before {
+                if kept.as_ref().is_none_or(|(b, _)| loss_here < *b) {
+                    kept = Some((loss_here, weights));
+                }
+            }
+            total += loss_here;
         }
         last = total / epoch_batches.len() as f64;
         epochs = epoch + 1;
@@ -165,10 +188,66 @@ pub fn train(
             adam.set_learning_rate(adam.learning_rate() * config.lr_decay);
         }
     }
+    let mut restored_best = false;
+    if let Some((loss, weights)) = kept {
+        if loss < last {
+            for (var, w) in net.vars().iter().zip(&weights) {
+                var.set(w)?;
+            }
+            (last, restored_best) = (loss, true);
+        }
+    }
     Ok(TrainReport {
         epochs,
         final_loss: last,
         best_loss: best,
         stopped_early,
+        restored_best,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mlp::MlpConfig;
+    use candle_core::Device;
+
+    /// Too large a learning rate: Adam jumps out of the fit. Early stopping must hand back
+    /// the best weights it saw, and say so.
+    #[test]
+    fn early_stopping_returns_the_best_weights_seen() -> Result<()> {
+        let device = Device::Cpu;
+        let net = Mlp::new(MlpConfig::new(1, 16, 2), 3, &device)?;
+        let xs: Vec<f64> = (0..12).map(|i| i as f64 / 6.0 - 1.0).collect();
+        let data = Observations {
+            points: Tensor::from_vec(xs.clone(), (12, 1), &device)?,
+            values: Tensor::from_vec(xs.iter().map(|x| (3.0 * x).sin()).collect(), 12, &device)?,
+        };
+        let config = TrainConfig {
+            epochs: 400,
+            lr: 0.3,
+            lr_decay: 1.0,
+            patience: 40,
+            ..TrainConfig::default()
+        };
+        let report = train(&net, Some(&data), &[], &config)?;
+        assert!(report.restored_best, "{report:?}");
+        let at_the_end = loss(&net, Some(&data), &[])?.to_scalar::<f64>()?;
+        assert_eq!(at_the_end, report.final_loss);
+        assert!(report.final_loss <= report.best_loss, "{report:?}");
+
+        // Without early stopping the last weights stay, whatever their loss.
+        let net = Mlp::new(MlpConfig::new(1, 16, 2), 3, &device)?;
+        let report = train(
+            &net,
+            Some(&data),
+            &[],
+            &TrainConfig {
+                patience: usize::MAX,
+                ..config
+            },
+        )?;
+        assert!(!report.restored_best);
+        Ok(())
+    }
 }

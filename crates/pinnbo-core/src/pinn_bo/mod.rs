@@ -478,6 +478,7 @@ impl PinnBo {
         let diagnostics = json!({
             "train_loss": report.final_loss,
             "epochs": report.epochs,
+            "restored_best": report.restored_best,
             "train_seconds": clock.elapsed().as_secs_f64(),
         });
         Ok((net, diagnostics))
