@@ -140,6 +140,7 @@ pub fn strategy_with(
                     Some(_) => Draw::Pathwise,
                     None => defaults.draw,
                 },
+                refine: search.refine,
             };
             Box::new(NeuralBo::new(config, problem.dim(), seed ^ NEURAL_SEED).map_err(|e| e.0)?)
         }

@@ -34,6 +34,9 @@ pub struct NeuralBoConfig {
     pub nu: f64,
     pub candidates: usize,
     pub draw: Draw,
+    /// Gradient refinement of the pathwise sample's best candidates (`acquisition random`
+    /// turns it off; independent draws are never refined).
+    pub refine: bool,
 }
 
 impl Default for NeuralBoConfig {
@@ -43,6 +46,7 @@ impl Default for NeuralBoConfig {
             nu: 1.0,
             candidates: 10_000,
             draw: Draw::Pathwise,
+            refine: true,
         }
     }
 }
@@ -129,7 +133,7 @@ impl Strategy for NeuralBo {
                 let epsilon = posterior.draw(nu, rng).map_err(failed)?;
                 let search = Search {
                     candidates: self.config.candidates,
-                    refine: true,
+                    refine: self.config.refine,
                 };
                 let f = |u: &[f64]| {
                     column(flat_tensor(u, d).and_then(|x| posterior.sample(&epsilon, &x)))
