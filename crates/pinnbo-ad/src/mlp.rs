@@ -234,14 +234,19 @@ impl Mlp {
         }
     }
 
+    /// `scale W x + b` for the rows of `x`.
+    fn affine(&self, layer: &Layer, x: &Tensor) -> Result<Tensor> {
+        x.matmul(&self.scaled_weight(layer)?.t()?)?
+            .broadcast_add(layer.bias.as_tensor())
+    }
+
     /// The last hidden layer's activations φ(x) at `points`, `[N, width]`: the input of the
     /// output layer (NeuralBO's static features are built from them).
     pub fn last_hidden(&self, points: &Tensor) -> Result<Tensor> {
         let mut x = points.clone();
         for layer in &self.layers[..self.layers.len() - 1] {
-            let w = self.scaled_weight(layer)?;
-            x = x.matmul(&w.t()?)?.broadcast_add(layer.bias.as_tensor())?;
-            x = derivatives(self.config.activation.scalar(), &x, 0)?.swap_remove(0);
+            x = derivatives(self.config.activation.scalar(), &self.affine(layer, &x)?, 0)?
+                .swap_remove(0);
         }
         Ok(x)
     }
@@ -254,11 +259,7 @@ impl Mlp {
     /// h at `points` (`[N, inputs]`), `[N, 1]`.
     pub fn forward(&self, points: &Tensor) -> Result<Tensor> {
         let last = self.layers.last().expect("a network has an output layer");
-        let w = self.scaled_weight(last)?;
-        let x = self
-            .last_hidden(points)?
-            .matmul(&w.t()?)?
-            .broadcast_add(last.bias.as_tensor())?;
+        let x = self.affine(last, &self.last_hidden(points)?)?;
         if self.output_scale == 1.0 {
             Ok(x)
         } else {
@@ -302,10 +303,7 @@ impl Mlp {
         let mut slopes = Vec::with_capacity(self.layers.len() - 1);
         let mut a = points.clone();
         for layer in &self.layers[..self.layers.len() - 1] {
-            let z = a
-                .matmul(&self.scaled_weight(layer)?.t()?)?
-                .broadcast_add(layer.bias.as_tensor())?;
-            let mut pair = derivatives(f, &z, 1)?;
+            let mut pair = derivatives(f, &self.affine(layer, &a)?, 1)?;
             let slope = pair.pop().expect("order 1 gives two");
             inputs.push(std::mem::replace(
                 &mut a,
@@ -314,10 +312,7 @@ impl Mlp {
             slopes.push(slope);
         }
         let last = self.layers.last().expect("a network has an output layer");
-        let h = (a
-            .matmul(&self.scaled_weight(last)?.t()?)?
-            .broadcast_add(last.bias.as_tensor())?
-            * self.output_scale)?;
+        let h = (self.affine(last, &a)? * self.output_scale)?;
         inputs.push(a);
         let residual = (h.flatten_all()? - values)?;
         let loss = residual

@@ -160,13 +160,17 @@ pub fn train(
             if !value.is_finite() {
                 candle_core::bail!("the loss became {value} at epoch {epoch}");
             }
-            let before = if keep_best && epoch_batches.len() == 1 {
+            // The anchor's value (≥ 0) comes with the step: a loss that is not below the
+            // best kept cannot become it, so its weights are not copied.
+            let candidate = keep_best
+                && epoch_batches.len() == 1
+                && kept.as_ref().is_none_or(|(b, _)| value < *b);
+            let before = if candidate {
                 let weights = net.vars().into_iter().map(|v| v.as_tensor().copy());
                 Some(weights.collect::<Result<Vec<_>>>()?)
             } else {
                 None
             };
-            // The step also reports the anchor's value at the weights the loss was taken at.
             let loss_here = value + adam.step(&grads)?;
             if let Some(weights) = before {
                 if kept.as_ref().is_none_or(|(b, _)| loss_here < *b) {

@@ -134,13 +134,15 @@ pub fn strategy_with(
             let config = NeuralBoConfig {
                 surrogate: surrogate_config(settings),
                 nu: settings.number("nu").unwrap_or(defaults.nu),
-                candidates: int("candidates", defaults.candidates),
+                search: Search {
+                    candidates: int("candidates", defaults.search.candidates),
+                    refine: search.refine,
+                },
                 draw: match settings.name("draw") {
                     Some("independent") => Draw::Independent,
                     Some(_) => Draw::Pathwise,
                     None => defaults.draw,
                 },
-                refine: search.refine,
             };
             Box::new(NeuralBo::new(config, problem.dim(), seed ^ NEURAL_SEED).map_err(|e| e.0)?)
         }

@@ -32,11 +32,10 @@ pub enum Draw {
 pub struct NeuralBoConfig {
     pub surrogate: SurrogateConfig,
     pub nu: f64,
-    pub candidates: usize,
+    /// Candidates, and whether the pathwise sample's best are refined (independent draws
+    /// never are).
+    pub search: Search,
     pub draw: Draw,
-    /// Gradient refinement of the pathwise sample's best candidates (`acquisition random`
-    /// turns it off; independent draws are never refined).
-    pub refine: bool,
 }
 
 impl Default for NeuralBoConfig {
@@ -44,9 +43,11 @@ impl Default for NeuralBoConfig {
         NeuralBoConfig {
             surrogate: SurrogateConfig::default(),
             nu: 1.0,
-            candidates: 10_000,
+            search: Search {
+                candidates: 10_000,
+                refine: true,
+            },
             draw: Draw::Pathwise,
-            refine: true,
         }
     }
 }
@@ -107,7 +108,7 @@ impl Strategy for NeuralBo {
                 let seed = rng.random::<u64>();
                 let flat = in_box(
                     &vec![(0.0, 1.0); d],
-                    self.config.candidates,
+                    self.config.search.candidates,
                     Sampling::Sobol,
                     seed,
                 );
@@ -131,10 +132,6 @@ impl Strategy for NeuralBo {
             }
             Draw::Pathwise => {
                 let epsilon = posterior.draw(nu, rng).map_err(failed)?;
-                let search = Search {
-                    candidates: self.config.candidates,
-                    refine: self.config.refine,
-                };
                 let f = |u: &[f64]| {
                     column(flat_tensor(u, d).and_then(|x| posterior.sample(&epsilon, &x)))
                 };
@@ -143,7 +140,7 @@ impl Strategy for NeuralBo {
                 };
                 let single = self.config.surrogate.dtype == DType::F32;
                 let screen = single.then_some(&screen as &PointsFn);
-                minimize(&f, screen, d, search, rng).map_err(failed)?
+                minimize(&f, screen, d, self.config.search, rng).map_err(failed)?
             }
         };
         let at = flat_tensor(&unit, d).map_err(failed)?;
