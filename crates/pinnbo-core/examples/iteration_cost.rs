@@ -70,6 +70,7 @@ fn main() {
                 objective: minimized(&problem, e.objective),
                 constraints: e.constraints,
                 unit,
+                proposed: false,
             }
         })
         .collect();

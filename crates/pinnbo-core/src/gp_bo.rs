@@ -9,8 +9,8 @@ use crate::acquisition::{expected_improvement, maximize, probability_nonpositive
 use crate::gp::{GpModel, Kernel};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::trust_region::{candidates, Region, TrustRegion};
 use faer::Mat;
-use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -43,7 +43,12 @@ impl GpBo {
             acquisition,
             kernel: Kernel::Matern52,
             restarts: 3,
-            search: Search::default(),
+            // A stationary GP's mean and variance level off at the prior away from the data,
+            // so its acquisition stays interior in high dimension without a trust region.
+            search: Search {
+                region: Region::Global,
+                ..Search::default()
+            },
             beta: None,
         }
     }
@@ -113,6 +118,8 @@ impl Strategy for GpBo {
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
+        let region = self.search.region.resolve(history, d);
+        let region = region.as_ref();
         let (unit, value) = match self.acquisition {
             GpAcquisition::ExpectedImprovement => {
                 let score = |u: &[f64]| match incumbent {
@@ -122,7 +129,7 @@ impl Strategy for GpBo {
                     }
                     None => feasibility(u),
                 };
-                maximize(&score, d, self.search, rng)
+                maximize(&score, d, self.search, region, rng)
             }
             GpAcquisition::ConfidenceBound => {
                 // Points unlikely to be feasible rank after every likely one.
@@ -132,9 +139,9 @@ impl Strategy for GpBo {
                     let penalty = if feasibility(u) < 0.5 { 1e6 } else { 0.0 };
                     -lcb - penalty
                 };
-                maximize(&score, d, self.search, rng)
+                maximize(&score, d, self.search, region, rng)
             }
-            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, d, rng)?,
+            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, d, region, rng)?,
         };
         Ok(Proposal {
             unit,
@@ -157,10 +164,11 @@ fn thompson(
     model: &GpModel,
     feasibility: &dyn Fn(&[f64]) -> f64,
     d: usize,
+    region: Option<&TrustRegion>,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Vec<f64>, f64), StrategyError> {
     let seed = rng.random::<u64>();
-    let flat = in_box(&vec![(0.0, 1.0); d], TS_CANDIDATES, Sampling::Sobol, seed);
+    let flat = candidates(region, TS_CANDIDATES, d, seed);
     let points: Vec<Vec<f64>> = flat.chunks(d).map(<[f64]>::to_vec).collect();
     let (means, cov): (Vec<f64>, Mat<f64>) = model.joint(&points);
     let spd = crate::dense::Spd::new(&cov, "posterior covariance").map_err(failed)?;

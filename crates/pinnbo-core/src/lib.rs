@@ -25,6 +25,7 @@ pub mod pinn_bo;
 pub mod run;
 pub mod space;
 pub mod strategy;
+pub mod trust_region;
 
 pub use builder::{BuildError, Optimization};
 pub use oracle::{Evaluation, Failure, Oracle};

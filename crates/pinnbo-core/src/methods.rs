@@ -9,6 +9,7 @@ use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::neural_surrogate::{Features, SurrogateConfig};
 use crate::pinn_bo::{PinnBo, PinnBoConfig, Surrogate};
 use crate::strategy::{RandomSearch, Strategy};
+use crate::trust_region::Region;
 use candle_core::DType;
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::Activation;
@@ -50,16 +51,21 @@ pub fn strategy_with(
         Some(m) if m.name == name => &m.settings,
         _ => &empty,
     };
+    let region = settings.name("region").and_then(Region::from_name);
     let search = Search {
         candidates: settings
             .int("candidates")
             .map_or(Search::default().candidates, |c| c as usize),
         refine: settings.name("acquisition") != Some("random"),
+        region: region.unwrap_or(Search::default().region),
     };
     let int = |key: &str, default: usize| settings.int(key).map_or(default, |v| v as usize);
     let gp = |acquisition| {
         let mut bo = GpBo::new(acquisition);
-        bo.search = search;
+        bo.search = Search {
+            region: region.unwrap_or(bo.search.region),
+            ..search
+        };
         if let Some(k) = settings.name("kernel").and_then(Kernel::from_name) {
             bo.kernel = k;
         }
@@ -124,8 +130,10 @@ pub fn strategy_with(
                     sigma2: settings.number("lambda").unwrap_or(defaults.sigma2),
                     epochs: int("epochs", defaults.epochs),
                     lr: settings.number("lr").unwrap_or(defaults.lr),
-                    candidates: int("candidates", defaults.candidates),
-                    refine: search.refine,
+                    search: Search {
+                        candidates: int("candidates", defaults.search.candidates),
+                        ..search
+                    },
                 },
             })
         }
@@ -136,7 +144,7 @@ pub fn strategy_with(
                 nu: settings.number("nu").unwrap_or(defaults.nu),
                 search: Search {
                     candidates: int("candidates", defaults.search.candidates),
-                    refine: search.refine,
+                    ..search
                 },
                 draw: match settings.name("draw") {
                     Some("independent") => Draw::Independent,

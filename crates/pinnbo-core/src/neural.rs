@@ -3,10 +3,12 @@
 
 use crate::acquisition::{maximize_batch, BatchScore, Search};
 use crate::strategy::Observed;
+use crate::trust_region::TrustRegion;
 use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 use std::sync::Mutex;
 
 /// Inputs as the networks see them: the unit cube mapped to [-1, 1].
@@ -58,16 +60,23 @@ pub(crate) fn fit(
 /// A network-valued function of a flat `[n, d]` slice of unit-cube points.
 pub(crate) type PointsFn<'a> = dyn Fn(&[f64]) -> Result<Vec<f64>> + Sync + 'a;
 
-/// The unit-cube point where `f` is smallest, and the value: Sobol candidates, then gradient
-/// refinement. `screen`, a cheaper approximation of `f` (single precision), ranks the
-/// candidates; the best few are then scored and refined with `f`.
+/// Where a function is minimized: `[0, 1]^d`, or a trust region in it.
+pub(crate) struct Domain<'a> {
+    pub d: usize,
+    pub region: Option<&'a TrustRegion>,
+}
+
+/// The point of `domain` where `f` is smallest, and the value: Sobol candidates, then
+/// gradient refinement. `screen`, a cheaper approximation of `f` (single precision), ranks
+/// the candidates; the best few are then scored and refined with `f`.
 pub(crate) fn minimize(
     f: &PointsFn,
     screen: Option<&PointsFn>,
-    d: usize,
+    domain: &Domain,
     search: Search,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Vec<f64>, f64)> {
+    let d = domain.d;
     // The acquisition search takes infallible scores: the first error is kept (its batch
     // scored NaN, the worst) and returned after the search.
     let error = Mutex::new(None);
@@ -86,9 +95,17 @@ pub(crate) fn minimize(
     let score = |flat: &[f64]| negated(f, flat);
     let screened = screen.map(|s| move |flat: &[f64]| negated(s, flat));
     let screen_ref = screened.as_ref().map(|s| s as &BatchScore);
-    let (unit, score) = maximize_batch(&score, screen_ref, d, search, rng);
+    let (unit, score) = maximize_batch(&score, screen_ref, d, search, domain.region, rng);
     match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok((unit, -score)),
     }
+}
+
+/// Diagnostics with the trust region's side added when there is one.
+pub(crate) fn with_region(region: Option<&TrustRegion>, mut diagnostics: Value) -> Value {
+    if let (Some(r), Value::Object(map)) = (region, &mut diagnostics) {
+        map.insert("region_side".into(), r.side.into());
+    }
+    diagnostics
 }

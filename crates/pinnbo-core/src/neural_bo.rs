@@ -7,12 +7,14 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{column, flat_tensor, history_points, minimize, points_tensor, PointsFn};
+use crate::neural::{
+    column, flat_tensor, history_points, minimize, points_tensor, with_region, Domain, PointsFn,
+};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::trust_region::candidates;
 use candle_core::DType;
-use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -45,7 +47,7 @@ impl Default for NeuralBoConfig {
             nu: 1.0,
             search: Search {
                 candidates: 10_000,
-                refine: true,
+                ..Search::default()
             },
             draw: Draw::Pathwise,
         }
@@ -103,15 +105,11 @@ impl Strategy for NeuralBo {
         } else {
             self.config.draw
         };
+        let region = self.config.search.region.resolve(history, d);
         let (unit, sample) = match draw {
             Draw::Independent => {
                 let seed = rng.random::<u64>();
-                let flat = in_box(
-                    &vec![(0.0, 1.0); d],
-                    self.config.search.candidates,
-                    Sampling::Sobol,
-                    seed,
-                );
+                let flat = candidates(region.as_ref(), self.config.search.candidates, d, seed);
                 let net = dynamic.then_some(&posterior.net);
                 let variance = self.surrogate.dual_variances(net, &observed, &flat, d)?;
                 let mut best = (0, f64::INFINITY);
@@ -140,7 +138,11 @@ impl Strategy for NeuralBo {
                 };
                 let single = self.config.surrogate.dtype == DType::F32;
                 let screen = single.then_some(&screen as &PointsFn);
-                minimize(&f, screen, d, self.config.search, rng).map_err(failed)?
+                let domain = Domain {
+                    d,
+                    region: region.as_ref(),
+                };
+                minimize(&f, screen, &domain, self.config.search, rng).map_err(failed)?
             }
         };
         let at = flat_tensor(&unit, d).map_err(failed)?;
@@ -148,15 +150,18 @@ impl Strategy for NeuralBo {
         let sigma = posterior.std(&at).map_err(failed)?[0];
         Ok(Proposal {
             unit,
-            diagnostics: json!({
-                "sample": standardizer.inverse(sample),
-                "predicted": standardizer.inverse(predicted),
-                "sigma": sigma * standardizer.std,
-                "train_loss": posterior.report.final_loss,
-                "epochs": posterior.report.epochs,
-                "train_seconds": posterior.train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            }),
+            diagnostics: with_region(
+                region.as_ref(),
+                json!({
+                    "sample": standardizer.inverse(sample),
+                    "predicted": standardizer.inverse(predicted),
+                    "sigma": sigma * standardizer.std,
+                    "train_loss": posterior.report.final_loss,
+                    "epochs": posterior.report.epochs,
+                    "train_seconds": posterior.train_seconds,
+                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
+                }),
+            ),
         })
     }
 }

@@ -10,7 +10,7 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{column, flat_tensor, history_points, minimize};
+use crate::neural::{column, flat_tensor, history_points, minimize, with_region, Domain};
 use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
@@ -145,21 +145,29 @@ impl Strategy for NeuralCbo {
             let s = score(&objective_model, &constraint_models, incumbent, beta, &x)?;
             Ok(s.into_iter().map(|v| -v).collect())
         };
+        let region = self.config.search.region.resolve(history, d);
+        let domain = Domain {
+            d,
+            region: region.as_ref(),
+        };
         let (unit, lowest) =
-            minimize(&negated, None, d, self.config.search, rng).map_err(failed)?;
+            minimize(&negated, None, &domain, self.config.search, rng).map_err(failed)?;
         let best = -lowest;
         let at = flat_tensor(&unit, d).map_err(failed)?;
         let predicted = column(objective_model.net.forward(&at)).map_err(failed)?[0];
         Ok(Proposal {
             unit,
-            diagnostics: json!({
-                "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
-                "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
-                "predicted": standardizer.inverse(predicted),
-                "incumbent": standardizer.inverse(incumbent),
-                "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            }),
+            diagnostics: with_region(
+                region.as_ref(),
+                json!({
+                    "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
+                    "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
+                    "predicted": standardizer.inverse(predicted),
+                    "incumbent": standardizer.inverse(incumbent),
+                    "train_seconds": train_seconds,
+                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
+                }),
+            ),
         })
     }
 }
@@ -180,6 +188,7 @@ mod tests {
                 objective: objective(&u),
                 constraints: vec![constraint(&u)],
                 unit: u,
+                proposed: false,
             })
             .collect()
     }

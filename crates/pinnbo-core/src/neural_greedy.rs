@@ -9,7 +9,7 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{column, fit, flat_tensor, minimize, points_tensor};
+use crate::neural::{column, fit, flat_tensor, minimize, points_tensor, with_region, Domain};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
 use candle_core::Device;
@@ -29,8 +29,7 @@ pub struct NeuralGreedyConfig {
     pub sigma2: f64,
     pub epochs: usize,
     pub lr: f64,
-    pub candidates: usize,
-    pub refine: bool,
+    pub search: Search,
 }
 
 impl Default for NeuralGreedyConfig {
@@ -43,8 +42,7 @@ impl Default for NeuralGreedyConfig {
             sigma2: 0.0,
             epochs: 500,
             lr: 1e-3,
-            candidates: 2048,
-            refine: true,
+            search: Search::default(),
         }
     }
 }
@@ -105,20 +103,24 @@ impl Strategy for NeuralGreedy {
         let (net, report) = fit(&initial, &observed, y, &training).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let search = Search {
-            candidates: c.candidates,
-            refine: c.refine,
+        let region = c.search.region.resolve(history, d);
+        let domain = Domain {
+            d,
+            region: region.as_ref(),
         };
         let f = |u: &[f64]| column(flat_tensor(u, d).and_then(|x| net.forward(&x)));
-        let (unit, predicted) = minimize(&f, None, d, search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).map_err(failed)?;
         Ok(Proposal {
             unit,
-            diagnostics: json!({
-                "predicted": standardizer.inverse(predicted),
-                "train_loss": report.final_loss,
-                "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            }),
+            diagnostics: with_region(
+                region.as_ref(),
+                json!({
+                    "predicted": standardizer.inverse(predicted),
+                    "train_loss": report.final_loss,
+                    "train_seconds": train_seconds,
+                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
+                }),
+            ),
         })
     }
 }

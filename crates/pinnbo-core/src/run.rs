@@ -333,6 +333,7 @@ impl Run {
                     unit: self.space.to_unit(&r.x),
                     objective: minimized(&self.problem, e.objective),
                     constraints: e.constraints.clone(),
+                    proposed: r.phase == Phase::Step,
                 })
             })
             .collect()

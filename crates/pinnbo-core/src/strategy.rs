@@ -17,6 +17,8 @@ pub struct Observed {
     pub objective: f64,
     /// Constraint values as observed, feasible when `<= 0`.
     pub constraints: Vec<f64>,
+    /// Proposed by the strategy (false: the initial design's).
+    pub proposed: bool,
 }
 
 impl Observed {

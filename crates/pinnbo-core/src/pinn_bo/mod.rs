@@ -24,7 +24,7 @@
 
 use crate::acquisition::Search;
 use crate::dense::Spd;
-use crate::neural::{column, minimize};
+use crate::neural::{column, minimize, with_region, Domain};
 use crate::neural_surrogate::to_mat;
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
@@ -406,12 +406,17 @@ impl Strategy for PinnBo {
         let (nu, gamma, info) = self.nu(&k_uu, &k_ur)?;
         let info_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
+        let region = self.config.search.region.resolve(history, d);
+        let domain = Domain {
+            d,
+            region: region.as_ref(),
+        };
         let step = match self.config.surrogate {
-            Surrogate::Pinn => self.pinn_step(observed, field, &standardizer, nu, rng, d)?,
+            Surrogate::Pinn => self.pinn_step(observed, field, &standardizer, nu, rng, &domain)?,
             Surrogate::NtkGp => {
                 let y: Vec<f64> = field.iter().map(|v| standardizer.forward(*v)).collect();
                 let gp = ntk_gp::NtkPinnGp::fit(self, phi, &k_uu, &k_ur, &y, &standardizer)?;
-                gp.minimize_bound(self, nu, sign, &standardizer, rng, d)?
+                gp.minimize_bound(self, nu, sign, &standardizer, rng, &domain)?
             }
         };
         let mut diagnostics = json!({
@@ -429,7 +434,7 @@ impl Strategy for PinnBo {
         }
         Ok(Proposal {
             unit: step.unit,
-            diagnostics,
+            diagnostics: with_region(region.as_ref(), diagnostics),
         })
     }
 }
@@ -492,12 +497,14 @@ impl PinnBo {
         standardizer: &Standardizer,
         nu: f64,
         rng: &mut ChaCha8Rng,
-        d: usize,
+        domain: &Domain,
     ) -> Result<Step, StrategyError> {
+        let d = domain.d;
         let sign = self.minimized_sign();
         let (net, diagnostics) = self.train_pinn(observed, field, standardizer, nu)?;
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
-        let (unit, predicted) = minimize(&f, None, d, self.config.search, rng).map_err(failed)?;
+        let (unit, predicted) =
+            minimize(&f, None, domain, self.config.search, rng).map_err(failed)?;
         Ok(Step {
             unit,
             predicted,

@@ -16,7 +16,7 @@
 
 use super::{failed, joint_gram, PinnBo, Step};
 use crate::dense::Spd;
-use crate::neural::{column, minimize};
+use crate::neural::{column, minimize, Domain};
 use crate::neural_surrogate::to_mat;
 use crate::space::Standardizer;
 use crate::strategy::StrategyError;
@@ -125,8 +125,9 @@ impl NtkPinnGp {
         sign: f64,
         standardizer: &Standardizer,
         rng: &mut ChaCha8Rng,
-        d: usize,
+        domain: &Domain,
     ) -> Result<Step, StrategyError> {
+        let d = domain.d;
         let bound = |u: &[f64]| -> candle_core::Result<Vec<f64>> {
             let x = bo.raw_tensor(u, d)?;
             let (mean, std) = self
@@ -138,7 +139,8 @@ impl NtkPinnGp {
                 .map(|(m, s)| sign * m - nu * s)
                 .collect())
         };
-        let (unit, lower) = minimize(&bound, None, d, bo.config.search, rng).map_err(failed)?;
+        let (unit, lower) =
+            minimize(&bound, None, domain, bo.config.search, rng).map_err(failed)?;
         let at = bo.raw_tensor(&unit, d).map_err(failed)?;
         let (mean, std) = self.predict(bo, &at)?;
         Ok(Step {

@@ -74,6 +74,7 @@ const THOMPSON: &[Spec] = &[spec("draw", Kind::Choice(&["pathwise", "independent
 const ACQUISITION: &[Spec] = &[
     spec("candidates", Kind::Int { min: 1 }),
     spec("acquisition", Kind::Choice(&["random", "refine"])),
+    spec("region", Kind::Choice(&["global", "trust", "auto"])),
 ];
 
 const PINN: &[Spec] = &[
