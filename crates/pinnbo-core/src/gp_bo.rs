@@ -9,7 +9,7 @@ use crate::acquisition::{expected_improvement, maximize, probability_nonpositive
 use crate::gp::{GpModel, Kernel};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::{candidates, Region, TrustRegion};
+use crate::trust_region::{candidates, with_region, Region, TrustRegion};
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -145,16 +145,19 @@ impl Strategy for GpBo {
         };
         Ok(Proposal {
             unit,
-            diagnostics: json!({
-                "acquisition": value,
-                "train_seconds": train_seconds,
-                "lengthscales": objective.hyper.log_lengthscales.iter().map(|l| l.exp()).collect::<Vec<_>>(),
-                "noise_variance": objective.hyper.log_noise.exp(),
-                "signal_variance": objective.hyper.log_signal.exp(),
-                "nll": objective.nll,
-                "jitter": objective.jitter(),
-                "beta": (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
-            }),
+            diagnostics: with_region(
+                region,
+                json!({
+                    "acquisition": value,
+                    "train_seconds": train_seconds,
+                    "lengthscales": objective.hyper.log_lengthscales.iter().map(|l| l.exp()).collect::<Vec<_>>(),
+                    "noise_variance": objective.hyper.log_noise.exp(),
+                    "signal_variance": objective.hyper.log_signal.exp(),
+                    "nll": objective.nll,
+                    "jitter": objective.jitter(),
+                    "beta": (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
+                }),
+            ),
         })
     }
 }

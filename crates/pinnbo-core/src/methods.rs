@@ -203,3 +203,73 @@ fn activation(settings: &Settings, default: Activation) -> Activation {
         .and_then(Activation::from_name)
         .unwrap_or(default)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{points, Design};
+    use crate::space::Space;
+    use crate::strategy::Observed;
+    use pinnbo_dsl::{compile, Source};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+    use serde_json::Value;
+
+    /// One step of `method` configured by `settings`, on a 2-D bowl, from a fixed stream.
+    fn diagnostics(method: &str, settings: &str) -> Value {
+        let text = format!(
+            "problem \"bowl\"\nvar x[2] in [0, 1]\nminimize (x[1] - 0.3)^2 + (x[2] - 0.6)^2\n\
+             method {method} {{ {settings} }}\n"
+        );
+        let problem = compile(&Source::new("bowl.pde", text)).unwrap().problem;
+        let history: Vec<Observed> = points(Design::Sobol, 6, 2, 1)
+            .into_iter()
+            .map(|unit| Observed {
+                objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
+                constraints: vec![],
+                unit,
+                proposed: false,
+            })
+            .collect();
+        let space = Space::of(&problem);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut strategy = strategy(&problem, method, 0).unwrap();
+        strategy
+            .propose(&space, &history, &mut rng)
+            .unwrap()
+            .diagnostics
+    }
+
+    /// `acquisition random` reaches the search: from the same stream, refining can only
+    /// lower the minimized sample (or mean), and with 8 candidates in 2-D it does.
+    #[test]
+    fn the_acquisition_setting_reaches_neural_bo_and_neural_greedy() {
+        for (method, key, network) in [
+            ("neural-bo", "sample", "width 16, steps 20"),
+            ("neural-greedy", "predicted", "width 16, epochs 20"),
+        ] {
+            let value = |acquisition: &str| {
+                let settings = format!("{network}, candidates 8, acquisition {acquisition}");
+                diagnostics(method, &settings)[key].as_f64().unwrap()
+            };
+            let (plain, refined) = (value("random"), value("refine"));
+            assert!(refined < plain, "{method}: {refined} vs {plain}");
+        }
+    }
+
+    /// `region trust` reaches every searching method, even in 2-D, and `auto` is global there.
+    #[test]
+    fn the_region_setting_reaches_the_search() {
+        for (method, network) in [
+            ("neural-bo", "width 16, steps 20, "),
+            ("neural-greedy", "width 16, epochs 20, "),
+            ("neural-cbo", "width 16, steps 20, "),
+            ("gp-ei", ""),
+        ] {
+            let trust = diagnostics(method, &format!("{network}candidates 64, region trust"));
+            assert_eq!(trust["region_side"], 0.1, "{method}");
+            let auto = diagnostics(method, &format!("{network}candidates 64, region auto"));
+            assert!(auto.get("region_side").is_none(), "{method}");
+        }
+    }
+}

@@ -8,7 +8,6 @@ use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
 use std::sync::Mutex;
 
 /// Inputs as the networks see them: the unit cube mapped to [-1, 1].
@@ -100,12 +99,4 @@ pub(crate) fn minimize(
         Some(e) => Err(e),
         None => Ok((unit, -score)),
     }
-}
-
-/// Diagnostics with the trust region's side added when there is one.
-pub(crate) fn with_region(region: Option<&TrustRegion>, mut diagnostics: Value) -> Value {
-    if let (Some(r), Value::Object(map)) = (region, &mut diagnostics) {
-        map.insert("region_side".into(), r.side.into());
-    }
-    diagnostics
 }

@@ -8,12 +8,12 @@
 
 use crate::acquisition::Search;
 use crate::neural::{
-    column, flat_tensor, history_points, minimize, points_tensor, with_region, Domain, PointsFn,
+    column, flat_tensor, history_points, minimize, points_tensor, Domain, PointsFn,
 };
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::candidates;
+use crate::trust_region::{candidates, with_region};
 use candle_core::DType;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

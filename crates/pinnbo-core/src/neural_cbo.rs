@@ -10,11 +10,12 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{column, flat_tensor, history_points, minimize, with_region, Domain};
+use crate::neural::{column, flat_tensor, history_points, minimize, Domain};
 use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::trust_region::with_region;
 use candle_core::Tensor;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;

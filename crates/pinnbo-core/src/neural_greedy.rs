@@ -9,9 +9,10 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{column, fit, flat_tensor, minimize, points_tensor, with_region, Domain};
+use crate::neural::{column, fit, flat_tensor, minimize, points_tensor, Domain};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::trust_region::with_region;
 use candle_core::Device;
 use pinnbo_ad::train::TrainConfig;
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};

@@ -15,6 +15,7 @@ use crate::strategy::Observed;
 use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use serde_json::Value;
 
 /// Where the acquisition's candidates and refinement may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +162,14 @@ pub fn candidates(region: Option<&TrustRegion>, n: usize, d: usize, seed: u64) -
         r.place(&mut flat, seed);
     }
     flat
+}
+
+/// Diagnostics with the trust region's side added when there is one.
+pub(crate) fn with_region(region: Option<&TrustRegion>, mut diagnostics: Value) -> Value {
+    if let (Some(r), Value::Object(map)) = (region, &mut diagnostics) {
+        map.insert("region_side".into(), r.side.into());
+    }
+    diagnostics
 }
 
 #[cfg(test)]

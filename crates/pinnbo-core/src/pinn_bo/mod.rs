@@ -24,10 +24,11 @@
 
 use crate::acquisition::Search;
 use crate::dense::Spd;
-use crate::neural::{column, minimize, with_region, Domain};
+use crate::neural::{column, minimize, Domain};
 use crate::neural_surrogate::to_mat;
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::trust_region::with_region;
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
