@@ -7,7 +7,8 @@
 //! candidate-set version for faithful comparisons. Both stay inside a trust region when the
 //! search has one (`trust_region`).
 
-use crate::trust_region::{candidates, Region, TrustRegion};
+use crate::strategy::Observed;
+use crate::trust_region::{Domain, Region};
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -43,6 +44,16 @@ pub struct Search {
     pub region: Region,
 }
 
+impl Search {
+    /// Where the search after `history` looks, in `d` dimensions.
+    pub fn domain(&self, history: &[Observed], d: usize) -> Domain {
+        Domain {
+            d,
+            region: self.region.resolve(history, d),
+        }
+    }
+}
+
 impl Default for Search {
     /// The neural methods' default: a trust region above 20 dimensions.
     fn default() -> Search {
@@ -65,17 +76,16 @@ pub type BatchScore<'a> = dyn Fn(&[f64]) -> Vec<f64> + Sync + 'a;
 /// screening of 50,000 candidates in f32: 0.8 s at 4096 rows, 0.55 s at 512).
 const BATCH: usize = 512;
 
-/// The point of `[0, 1]^d` (of `region` when given) with the largest `score`, and the
-/// score; `score` takes one point and is called from several threads.
+/// The point of `domain` with the largest `score`, and the score; `score` takes one point
+/// and is called from several threads.
 pub fn maximize(
     score: &(dyn Fn(&[f64]) -> f64 + Sync),
-    d: usize,
+    domain: &Domain,
     search: Search,
-    region: Option<&TrustRegion>,
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, f64) {
-    let batch = |flat: &[f64]| flat.par_chunks(d).map(score).collect::<Vec<f64>>();
-    maximize_batch(&batch, None, d, search, region, rng)
+    let batch = |flat: &[f64]| flat.par_chunks(domain.d).map(score).collect::<Vec<f64>>();
+    maximize_batch(&batch, None, domain, search, rng)
 }
 
 /// As [`maximize`] for a score evaluated a batch at a time (a network's forward pass).
@@ -84,13 +94,13 @@ pub fn maximize(
 pub fn maximize_batch(
     score: &BatchScore,
     screen: Option<&BatchScore>,
-    d: usize,
+    domain: &Domain,
     search: Search,
-    region: Option<&TrustRegion>,
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, f64) {
+    let d = domain.d;
     let seed = rng.random::<u64>();
-    let flat = candidates(region, search.candidates.max(1), d, seed);
+    let flat = domain.candidates(search.candidates.max(1), seed);
     let mut scored: Vec<(Vec<f64>, f64)> = Vec::with_capacity(search.candidates);
     for chunk in flat.chunks(BATCH * d) {
         let values = screen.unwrap_or(score)(chunk);
@@ -111,7 +121,7 @@ pub fn maximize_batch(
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     }
     if search.refine {
-        let bounds = region.map_or_else(|| vec![(0.0, 1.0); d], TrustRegion::bounds);
+        let bounds = domain.bounds();
         let refined: Vec<(Vec<f64>, f64)> = scored
             .iter()
             .take(REFINED)
@@ -234,25 +244,23 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let plain = maximize(
             &score,
-            2,
+            &Domain::cube(2),
             Search {
                 candidates: 64,
                 refine: false,
                 region: Region::Global,
             },
-            None,
             &mut rng,
         );
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let refined = maximize(
             &score,
-            2,
+            &Domain::cube(2),
             Search {
                 candidates: 64,
                 refine: true,
                 region: Region::Global,
             },
-            None,
             &mut rng,
         );
         assert!(refined.1 > plain.1);
@@ -276,7 +284,7 @@ mod tests {
             region: Region::Global,
         };
         let mut rng = ChaCha8Rng::seed_from_u64(4);
-        let (p, s) = maximize_batch(&score, Some(&screen), 2, search, None, &mut rng);
+        let (p, s) = maximize_batch(&score, Some(&screen), &Domain::cube(2), search, &mut rng);
         assert!((s - f(&p)).abs() < 1e-15, "{s} vs {}", f(&p));
         assert!(s > -1e-8, "{p:?} {s}");
     }

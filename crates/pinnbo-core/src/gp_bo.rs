@@ -9,7 +9,7 @@ use crate::acquisition::{expected_improvement, maximize, probability_nonpositive
 use crate::gp::{GpModel, Kernel};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::{candidates, with_region, Region, TrustRegion};
+use crate::trust_region::{Domain, Region};
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -118,8 +118,7 @@ impl Strategy for GpBo {
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
-        let region = self.search.region.resolve(history, d);
-        let region = region.as_ref();
+        let domain = self.search.domain(history, d);
         let (unit, value) = match self.acquisition {
             GpAcquisition::ExpectedImprovement => {
                 let score = |u: &[f64]| match incumbent {
@@ -129,7 +128,7 @@ impl Strategy for GpBo {
                     }
                     None => feasibility(u),
                 };
-                maximize(&score, d, self.search, region, rng)
+                maximize(&score, &domain, self.search, rng)
             }
             GpAcquisition::ConfidenceBound => {
                 // Points unlikely to be feasible rank after every likely one.
@@ -139,14 +138,13 @@ impl Strategy for GpBo {
                     let penalty = if feasibility(u) < 0.5 { 1e6 } else { 0.0 };
                     -lcb - penalty
                 };
-                maximize(&score, d, self.search, region, rng)
+                maximize(&score, &domain, self.search, rng)
             }
-            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, d, region, rng)?,
+            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, &domain, rng)?,
         };
         Ok(Proposal {
             unit,
-            diagnostics: with_region(
-                region,
+            diagnostics: domain.annotate(
                 json!({
                     "acquisition": value,
                     "train_seconds": train_seconds,
@@ -166,13 +164,12 @@ impl Strategy for GpBo {
 fn thompson(
     model: &GpModel,
     feasibility: &dyn Fn(&[f64]) -> f64,
-    d: usize,
-    region: Option<&TrustRegion>,
+    domain: &Domain,
     rng: &mut ChaCha8Rng,
 ) -> Result<(Vec<f64>, f64), StrategyError> {
     let seed = rng.random::<u64>();
-    let flat = candidates(region, TS_CANDIDATES, d, seed);
-    let points: Vec<Vec<f64>> = flat.chunks(d).map(<[f64]>::to_vec).collect();
+    let flat = domain.candidates(TS_CANDIDATES, seed);
+    let points: Vec<Vec<f64>> = flat.chunks(domain.d).map(<[f64]>::to_vec).collect();
     let (means, cov): (Vec<f64>, Mat<f64>) = model.joint(&points);
     let spd = crate::dense::Spd::new(&cov, "posterior covariance").map_err(failed)?;
     let z: Vec<f64> = (0..points.len())

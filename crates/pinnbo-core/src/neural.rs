@@ -3,7 +3,7 @@
 
 use crate::acquisition::{maximize_batch, BatchScore, Search};
 use crate::strategy::Observed;
-use crate::trust_region::TrustRegion;
+use crate::trust_region::Domain;
 use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;
@@ -59,12 +59,6 @@ pub(crate) fn fit(
 /// A network-valued function of a flat `[n, d]` slice of unit-cube points.
 pub(crate) type PointsFn<'a> = dyn Fn(&[f64]) -> Result<Vec<f64>> + Sync + 'a;
 
-/// Where a function is minimized: `[0, 1]^d`, or a trust region in it.
-pub(crate) struct Domain<'a> {
-    pub d: usize,
-    pub region: Option<&'a TrustRegion>,
-}
-
 /// The point of `domain` where `f` is smallest, and the value: Sobol candidates, then
 /// gradient refinement. `screen`, a cheaper approximation of `f` (single precision), ranks
 /// the candidates; the best few are then scored and refined with `f`.
@@ -94,7 +88,7 @@ pub(crate) fn minimize(
     let score = |flat: &[f64]| negated(f, flat);
     let screened = screen.map(|s| move |flat: &[f64]| negated(s, flat));
     let screen_ref = screened.as_ref().map(|s| s as &BatchScore);
-    let (unit, score) = maximize_batch(&score, screen_ref, d, search, domain.region, rng);
+    let (unit, score) = maximize_batch(&score, screen_ref, domain, search, rng);
     match error.into_inner().unwrap_or_else(|e| e.into_inner()) {
         Some(e) => Err(e),
         None => Ok((unit, -score)),

@@ -7,13 +7,10 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{
-    column, flat_tensor, history_points, minimize, points_tensor, Domain, PointsFn,
-};
+use crate::neural::{column, flat_tensor, history_points, minimize, points_tensor, PointsFn};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::{candidates, with_region};
 use candle_core::DType;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -105,11 +102,11 @@ impl Strategy for NeuralBo {
         } else {
             self.config.draw
         };
-        let region = self.config.search.region.resolve(history, d);
+        let domain = self.config.search.domain(history, d);
         let (unit, sample) = match draw {
             Draw::Independent => {
                 let seed = rng.random::<u64>();
-                let flat = candidates(region.as_ref(), self.config.search.candidates, d, seed);
+                let flat = domain.candidates(self.config.search.candidates, seed);
                 let net = dynamic.then_some(&posterior.net);
                 let variance = self.surrogate.dual_variances(net, &observed, &flat, d)?;
                 let mut best = (0, f64::INFINITY);
@@ -138,10 +135,6 @@ impl Strategy for NeuralBo {
                 };
                 let single = self.config.surrogate.dtype == DType::F32;
                 let screen = single.then_some(&screen as &PointsFn);
-                let domain = Domain {
-                    d,
-                    region: region.as_ref(),
-                };
                 minimize(&f, screen, &domain, self.config.search, rng).map_err(failed)?
             }
         };
@@ -150,18 +143,15 @@ impl Strategy for NeuralBo {
         let sigma = posterior.std(&at).map_err(failed)?[0];
         Ok(Proposal {
             unit,
-            diagnostics: with_region(
-                region.as_ref(),
-                json!({
-                    "sample": standardizer.inverse(sample),
-                    "predicted": standardizer.inverse(predicted),
-                    "sigma": sigma * standardizer.std,
-                    "train_loss": posterior.report.final_loss,
-                    "epochs": posterior.report.epochs,
-                    "train_seconds": posterior.train_seconds,
-                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
-                }),
-            ),
+            diagnostics: domain.annotate(json!({
+                "sample": standardizer.inverse(sample),
+                "predicted": standardizer.inverse(predicted),
+                "sigma": sigma * standardizer.std,
+                "train_loss": posterior.report.final_loss,
+                "epochs": posterior.report.epochs,
+                "train_seconds": posterior.train_seconds,
+                "acquisition_seconds": clock.elapsed().as_secs_f64(),
+            })),
         })
     }
 }

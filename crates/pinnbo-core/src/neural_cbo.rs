@@ -10,12 +10,11 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{column, flat_tensor, history_points, minimize, Domain};
+use crate::neural::{column, flat_tensor, history_points, minimize};
 use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::with_region;
 use candle_core::Tensor;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -146,11 +145,7 @@ impl Strategy for NeuralCbo {
             let s = score(&objective_model, &constraint_models, incumbent, beta, &x)?;
             Ok(s.into_iter().map(|v| -v).collect())
         };
-        let region = self.config.search.region.resolve(history, d);
-        let domain = Domain {
-            d,
-            region: region.as_ref(),
-        };
+        let domain = self.config.search.domain(history, d);
         let (unit, lowest) =
             minimize(&negated, None, &domain, self.config.search, rng).map_err(failed)?;
         let best = -lowest;
@@ -158,17 +153,14 @@ impl Strategy for NeuralCbo {
         let predicted = column(objective_model.net.forward(&at)).map_err(failed)?[0];
         Ok(Proposal {
             unit,
-            diagnostics: with_region(
-                region.as_ref(),
-                json!({
-                    "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
-                    "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
-                    "predicted": standardizer.inverse(predicted),
-                    "incumbent": standardizer.inverse(incumbent),
-                    "train_seconds": train_seconds,
-                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
-                }),
-            ),
+            diagnostics: domain.annotate(json!({
+                "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
+                "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
+                "predicted": standardizer.inverse(predicted),
+                "incumbent": standardizer.inverse(incumbent),
+                "train_seconds": train_seconds,
+                "acquisition_seconds": clock.elapsed().as_secs_f64(),
+            })),
         })
     }
 }

@@ -9,10 +9,9 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{column, fit, flat_tensor, minimize, points_tensor, Domain};
+use crate::neural::{column, fit, flat_tensor, minimize, points_tensor};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::with_region;
 use candle_core::Device;
 use pinnbo_ad::train::TrainConfig;
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
@@ -104,24 +103,17 @@ impl Strategy for NeuralGreedy {
         let (net, report) = fit(&initial, &observed, y, &training).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let region = c.search.region.resolve(history, d);
-        let domain = Domain {
-            d,
-            region: region.as_ref(),
-        };
+        let domain = c.search.domain(history, d);
         let f = |u: &[f64]| column(flat_tensor(u, d).and_then(|x| net.forward(&x)));
         let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).map_err(failed)?;
         Ok(Proposal {
             unit,
-            diagnostics: with_region(
-                region.as_ref(),
-                json!({
-                    "predicted": standardizer.inverse(predicted),
-                    "train_loss": report.final_loss,
-                    "train_seconds": train_seconds,
-                    "acquisition_seconds": clock.elapsed().as_secs_f64(),
-                }),
-            ),
+            diagnostics: domain.annotate(json!({
+                "predicted": standardizer.inverse(predicted),
+                "train_loss": report.final_loss,
+                "train_seconds": train_seconds,
+                "acquisition_seconds": clock.elapsed().as_secs_f64(),
+            })),
         })
     }
 }

@@ -155,21 +155,42 @@ fn improves(o: &Observed, b: &Observed, margin: f64) -> bool {
     o.objective < b.objective - margin * b.objective.abs()
 }
 
-/// `n` Sobol candidates (flat `[n, d]`), scrambled by `seed`, in the unit cube or the region.
-pub fn candidates(region: Option<&TrustRegion>, n: usize, d: usize, seed: u64) -> Vec<f64> {
-    let mut flat = in_box(&vec![(0.0, 1.0); d], n, Sampling::Sobol, seed);
-    if let Some(r) = region {
-        r.place(&mut flat, seed);
-    }
-    flat
+/// Where one step's search looks: `[0, 1]^d`, or a trust region in it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Domain {
+    pub d: usize,
+    pub region: Option<TrustRegion>,
 }
 
-/// Diagnostics with the trust region's side added when there is one.
-pub(crate) fn with_region(region: Option<&TrustRegion>, mut diagnostics: Value) -> Value {
-    if let (Some(r), Value::Object(map)) = (region, &mut diagnostics) {
-        map.insert("region_side".into(), r.side.into());
+impl Domain {
+    /// The whole unit cube.
+    pub fn cube(d: usize) -> Domain {
+        Domain { d, region: None }
     }
-    diagnostics
+
+    /// Per coordinate, the interval a point may take.
+    pub fn bounds(&self) -> Vec<(f64, f64)> {
+        self.region
+            .as_ref()
+            .map_or_else(|| vec![(0.0, 1.0); self.d], TrustRegion::bounds)
+    }
+
+    /// `n` Sobol candidates (flat `[n, d]`) scrambled by `seed`, in the domain.
+    pub fn candidates(&self, n: usize, seed: u64) -> Vec<f64> {
+        let mut flat = in_box(&vec![(0.0, 1.0); self.d], n, Sampling::Sobol, seed);
+        if let Some(r) = &self.region {
+            r.place(&mut flat, seed);
+        }
+        flat
+    }
+
+    /// A step's diagnostics with the region's side added when there is one.
+    pub fn annotate(&self, mut diagnostics: Value) -> Value {
+        if let (Some(r), Value::Object(map)) = (&self.region, &mut diagnostics) {
+            map.insert("region_side".into(), r.side.into());
+        }
+        diagnostics
+    }
 }
 
 #[cfg(test)]
@@ -249,8 +270,12 @@ mod tests {
             center: (0..d).map(|i| i as f64 / (d - 1) as f64).collect(),
             side: 0.1,
         };
-        let flat = candidates(Some(&region), 500, d, 9);
-        let bounds = region.bounds();
+        let domain = Domain {
+            d,
+            region: Some(region.clone()),
+        };
+        let flat = domain.candidates(500, 9);
+        let bounds = domain.bounds();
         let mut moved = 0;
         for row in flat.chunks(d) {
             for (i, v) in row.iter().enumerate() {

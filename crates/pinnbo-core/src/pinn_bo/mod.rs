@@ -24,11 +24,11 @@
 
 use crate::acquisition::Search;
 use crate::dense::Spd;
-use crate::neural::{column, minimize, Domain};
+use crate::neural::{column, minimize};
 use crate::neural_surrogate::to_mat;
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::with_region;
+use crate::trust_region::Domain;
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
@@ -407,11 +407,7 @@ impl Strategy for PinnBo {
         let (nu, gamma, info) = self.nu(&k_uu, &k_ur)?;
         let info_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let region = self.config.search.region.resolve(history, d);
-        let domain = Domain {
-            d,
-            region: region.as_ref(),
-        };
+        let domain = self.config.search.domain(history, d);
         let step = match self.config.surrogate {
             Surrogate::Pinn => self.pinn_step(observed, field, &standardizer, nu, rng, &domain)?,
             Surrogate::NtkGp => {
@@ -435,7 +431,7 @@ impl Strategy for PinnBo {
         }
         Ok(Proposal {
             unit: step.unit,
-            diagnostics: with_region(region.as_ref(), diagnostics),
+            diagnostics: domain.annotate(diagnostics),
         })
     }
 }

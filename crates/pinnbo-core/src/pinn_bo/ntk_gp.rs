@@ -16,10 +16,11 @@
 
 use super::{failed, joint_gram, PinnBo, Step};
 use crate::dense::Spd;
-use crate::neural::{column, minimize, Domain};
+use crate::neural::{column, minimize};
 use crate::neural_surrogate::to_mat;
 use crate::space::Standardizer;
 use crate::strategy::StrategyError;
+use crate::trust_region::Domain;
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
