@@ -13,9 +13,9 @@ use rayon::prelude::*;
 use std::cell::Cell;
 use std::sync::Mutex;
 
-const BETA1: f64 = 0.9;
-const BETA2: f64 = 0.999;
-const EPS: f64 = 1e-8;
+pub(crate) const BETA1: f64 = 0.9;
+pub(crate) const BETA2: f64 = 0.999;
+pub(crate) const EPS: f64 = 1e-8;
 
 struct Moments {
     m: Vec<f64>,

@@ -8,6 +8,7 @@
 
 pub mod adam;
 pub mod collocation;
+mod dense_fit;
 mod fused;
 pub mod jet;
 pub mod mlp;

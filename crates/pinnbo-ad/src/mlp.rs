@@ -218,6 +218,12 @@ impl Mlp {
             .collect()
     }
 
+    /// Each affine layer's weight `[out, in]`, bias `[out]` and the factor on `W x`, input
+    /// layer first.
+    pub(crate) fn layer_parts(&self) -> impl Iterator<Item = (&Var, &Var, f64)> {
+        self.layers.iter().map(|l| (&l.weight, &l.bias, l.scale))
+    }
+
     /// The number of parameters p.
     pub fn parameter_count(&self) -> usize {
         self.layers

@@ -1,0 +1,568 @@
+//! Data-only training of an [`Mlp`] on plain CPU buffers.
+//!
+//! NeuralBO, Neural-CBO and Neural-Greedy fit a small network to observations thousands of
+//! times per run. Through candle a step is a few dozen ops, each allocating its output and
+//! synchronizing its threads: at width 500 and a batch of 50 that overhead was three times
+//! the arithmetic. Here the weights, gradient and Adam's moments live in one flat buffer each,
+//! the layer products are faer matrix products written into scratch reused every step, and
+//! Adam is one pass over the flat buffers. [`crate::train::train`] uses this for data-only
+//! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
+//! compares it with.
+
+use crate::adam::{BETA1, BETA2, EPS};
+use crate::mlp::{Activation, Mlp};
+use crate::train::{Fit, Observations};
+use candle_core::{Device, Result, Tensor, WithDType};
+use faer::linalg::matmul::matmul;
+use faer::{Accum, MatMut, MatRef, Par};
+use rayon::prelude::*;
+use std::ops::{Add, Div, Mul, Sub};
+
+/// The element types trained here: what faer multiplies and candle stores.
+pub(crate) trait Real:
+    WithDType
+    + faer::traits::ComplexField
+    + Add<Output = Self>
+    + Sub<Output = Self>
+    + Mul<Output = Self>
+    + Div<Output = Self>
+{
+    /// `(g(z), g'(z))` of the activation.
+    fn activate(activation: Activation, z: Self) -> (Self, Self);
+    fn root(self) -> Self;
+}
+
+macro_rules! real {
+    ($t:ty) => {
+        impl Real for $t {
+            fn activate(activation: Activation, z: $t) -> ($t, $t) {
+                match activation {
+                    Activation::Relu => (z.max(0.0), if z > 0.0 { 1.0 } else { 0.0 }),
+                    Activation::Tanh => {
+                        let t = z.tanh();
+                        (t, 1.0 - t * t)
+                    }
+                    Activation::Sin => (z.sin(), z.cos()),
+                    Activation::Softplus => ((z.exp() + 1.0).ln(), 1.0 / ((-z).exp() + 1.0)),
+                }
+            }
+
+            fn root(self) -> $t {
+                self.sqrt()
+            }
+        }
+    };
+}
+real!(f32);
+real!(f64);
+
+/// Where one affine layer `scale W x + b` lives in the flat parameter buffer.
+#[derive(Clone, Copy, Debug)]
+struct LayerSlot {
+    inputs: usize,
+    outputs: usize,
+    scale: f64,
+    /// Offsets of `W` (`[outputs, inputs]`, row-major) and `b`.
+    weight: usize,
+    bias: usize,
+}
+
+/// Adam's state over the flat parameters, updated in place.
+struct AdamState<T> {
+    m: Vec<T>,
+    v: Vec<T>,
+    /// θ0, kept only when the anchor is on.
+    start: Vec<T>,
+    lr: f64,
+    anchor: f64,
+    steps: i32,
+}
+
+/// Elements per parallel task of the Adam pass.
+const TASK: usize = 1 << 14;
+
+impl<T: Real> AdamState<T> {
+    /// One step; returns `anchor · ||θ − θ0||²` at the weights before it.
+    fn step(&mut self, theta: &mut [T], grad: &[T]) -> f64 {
+        self.steps += 1;
+        let constants = AdamConstants {
+            beta1: T::from_f64(BETA1),
+            beta2: T::from_f64(BETA2),
+            eps: T::from_f64(EPS),
+            rate: T::from_f64(self.lr / (1.0 - BETA1.powi(self.steps))),
+            unbias: T::from_f64(1.0 / (1.0 - BETA2.powi(self.steps))),
+            pull: T::from_f64(2.0 * self.anchor),
+        };
+        let chunks = theta
+            .par_chunks_mut(TASK)
+            .zip(grad.par_chunks(TASK))
+            .zip(self.m.par_chunks_mut(TASK))
+            .zip(self.v.par_chunks_mut(TASK));
+        if self.anchor == 0.0 {
+            chunks.for_each(|(((t, g), m), v)| constants.update(t, g, m, v, None));
+            return 0.0;
+        }
+        // Per-task sums collected in order, then added: the same total on every run.
+        let partial: Vec<f64> = chunks
+            .zip(self.start.par_chunks(TASK))
+            .map(|((((t, g), m), v), s)| {
+                let distance = squared_distance(t, s);
+                constants.update(t, g, m, v, Some(s));
+                distance
+            })
+            .collect();
+        self.anchor * partial.iter().sum::<f64>()
+    }
+}
+
+/// One step's factors, in the parameters' type so that the update vectorizes.
+struct AdamConstants<T> {
+    beta1: T,
+    beta2: T,
+    eps: T,
+    /// lr over the first moment's bias correction, and one over the second's.
+    rate: T,
+    unbias: T,
+    /// Twice the anchor: the pull's gradient is `pull (θ − θ0)`.
+    pull: T,
+}
+
+impl<T: Real> AdamConstants<T> {
+    /// The moments' update at one parameter `x` with gradient `g`; returns the new `x`.
+    #[inline(always)]
+    fn moved(&self, x: T, g: T, m: &mut T, v: &mut T) -> T {
+        let one = T::from_f64(1.0);
+        *m = self.beta1 * *m + (one - self.beta1) * g;
+        *v = self.beta2 * *v + (one - self.beta2) * g * g;
+        x - self.rate * *m / ((*v * self.unbias).root() + self.eps)
+    }
+
+    fn update(&self, theta: &mut [T], grad: &[T], m: &mut [T], v: &mut [T], start: Option<&[T]>) {
+        match start {
+            Some(start) => {
+                for i in 0..theta.len() {
+                    let x = theta[i];
+                    let g = grad[i] + self.pull * (x - start[i]);
+                    theta[i] = self.moved(x, g, &mut m[i], &mut v[i]);
+                }
+            }
+            None => {
+                for i in 0..theta.len() {
+                    theta[i] = self.moved(theta[i], grad[i], &mut m[i], &mut v[i]);
+                }
+            }
+        }
+    }
+}
+
+/// `Σ (a − b)²` in f64, summed in eight interleaved lanes (a fixed order, so the same on
+/// every run) rather than one serial chain that would stop the loop vectorizing.
+fn squared_distance<T: Real>(a: &[T], b: &[T]) -> f64 {
+    let mut lanes = [0.0f64; 8];
+    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = a_chunks
+        .remainder()
+        .iter()
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| (x.to_f64() - y.to_f64()).powi(2))
+        .sum();
+    for (x, y) in a_chunks.zip(b_chunks) {
+        for k in 0..8 {
+            let offset = x[k].to_f64() - y[k].to_f64();
+            lanes[k] += offset * offset;
+        }
+    }
+    lanes.iter().sum::<f64>() + tail
+}
+
+/// A network's parameters and Adam's state as flat buffers, with the data and the scratch of
+/// one step.
+pub(crate) struct DenseFit<T> {
+    activation: Activation,
+    layers: Vec<LayerSlot>,
+    output_scale: f64,
+    inputs: usize,
+    /// Every observation, row-major, and its value.
+    points: Vec<T>,
+    values: Vec<T>,
+    theta: Vec<T>,
+    grad: Vec<T>,
+    adam: AdamState<T>,
+    /// Each layer's input for the batch at hand (`[rows, inputs]`), the hidden layers'
+    /// activation slopes, and ∂loss/∂(pre-activation) of the layer being differentiated.
+    layer_inputs: Vec<Vec<T>>,
+    slopes: Vec<Vec<T>>,
+    delta: Vec<T>,
+    upstream: Vec<T>,
+}
+
+/// `dst = alpha · lhs · rhs`, or `dst += alpha · lhs · rhs` with `add`.
+fn product<T: Real>(dst: MatMut<T>, lhs: MatRef<T>, rhs: MatRef<T>, alpha: f64, add: bool) {
+    let accum = if add { Accum::Add } else { Accum::Replace };
+    matmul(dst, accum, lhs, rhs, T::from_f64(alpha), Par::rayon(0));
+}
+
+impl<T: Real> DenseFit<T> {
+    /// Copies `net`'s weights and the observations (`points` row-major, `[n, inputs]`).
+    pub(crate) fn new(net: &Mlp, data: &Observations, lr: f64, anchor: f64) -> Result<Self> {
+        let mut theta = Vec::with_capacity(net.parameter_count());
+        let mut layers = Vec::new();
+        for (weight, bias, scale) in net.layer_parts() {
+            let (outputs, inputs) = weight.dims2()?;
+            let slot = LayerSlot {
+                inputs,
+                outputs,
+                scale,
+                weight: theta.len(),
+                bias: theta.len() + inputs * outputs,
+            };
+            theta.extend(weight.flatten_all()?.to_vec1::<T>()?);
+            theta.extend(bias.flatten_all()?.to_vec1::<T>()?);
+            layers.push(slot);
+        }
+        let p = theta.len();
+        let start = if anchor > 0.0 {
+            theta.clone()
+        } else {
+            Vec::new()
+        };
+        Ok(DenseFit {
+            activation: net.config().activation,
+            output_scale: net.output_scale(),
+            inputs: net.config().inputs,
+            points: data.points.flatten_all()?.to_vec1()?,
+            values: data.values.flatten_all()?.to_vec1()?,
+            grad: vec![T::from_f64(0.0); p],
+            adam: AdamState {
+                m: vec![T::from_f64(0.0); p],
+                v: vec![T::from_f64(0.0); p],
+                start,
+                lr,
+                anchor,
+                steps: 0,
+            },
+            theta,
+            layer_inputs: vec![Vec::new(); layers.len()],
+            slopes: vec![Vec::new(); layers.len() - 1],
+            delta: Vec::new(),
+            upstream: Vec::new(),
+            layers,
+        })
+    }
+
+    /// Whether `net` and its data can be trained here: on the CPU, in `T`.
+    pub(crate) fn supports(net: &Mlp, data: &Observations) -> bool {
+        let on_cpu = |t: &Tensor| matches!(t.device(), Device::Cpu) && t.dtype() == T::DTYPE;
+        net.config().dtype == T::DTYPE && on_cpu(&data.points) && on_cpu(&data.values)
+    }
+
+    /// The mean squared misfit over the observations `batch` (None: all), leaving its
+    /// gradient in `self.grad`.
+    fn misfit_gradient(&mut self, batch: Option<&[u32]>) -> f64 {
+        let d = self.inputs;
+        let rows = batch.map_or(self.values.len(), <[u32]>::len);
+        let mut targets = Vec::with_capacity(rows);
+        let first = &mut self.layer_inputs[0];
+        first.clear();
+        match batch {
+            Some(index) => {
+                for &i in index {
+                    let i = i as usize;
+                    first.extend_from_slice(&self.points[i * d..(i + 1) * d]);
+                    targets.push(self.values[i].to_f64());
+                }
+            }
+            None => {
+                first.extend_from_slice(&self.points);
+                targets.extend(self.values.iter().map(|v| v.to_f64()));
+            }
+        }
+        let h = self.forward(rows);
+        // ∂/∂h of mean (h − y)², times ν for the output scale.
+        let factor = 2.0 / rows as f64 * self.output_scale;
+        let mut loss = 0.0;
+        self.delta.clear();
+        for (h, y) in h.iter().zip(&targets) {
+            let r = h - y;
+            loss += r * r;
+            self.delta.push(T::from_f64(factor * r));
+        }
+        self.backward(rows);
+        loss / rows as f64
+    }
+
+    /// Pushes `layer_inputs[0]` (`rows` points) through the network, keeping each layer's
+    /// input and slope; returns h.
+    fn forward(&mut self, rows: usize) -> Vec<f64> {
+        let last = self.layers.len() - 1;
+        let mut out = Vec::new();
+        for (l, layer) in self.layers.iter().enumerate() {
+            let b = &self.theta[layer.bias..layer.bias + layer.outputs];
+            out.clear();
+            for _ in 0..rows {
+                out.extend_from_slice(b);
+            }
+            let w = &self.theta[layer.weight..layer.bias];
+            product(
+                MatMut::from_row_major_slice_mut(&mut out, rows, layer.outputs),
+                MatRef::from_row_major_slice(&self.layer_inputs[l], rows, layer.inputs),
+                MatRef::from_row_major_slice(w, layer.outputs, layer.inputs).transpose(),
+                layer.scale,
+                true,
+            );
+            if l == last {
+                break;
+            }
+            let slope = &mut self.slopes[l];
+            slope.clear();
+            for z in out.iter_mut() {
+                let (value, derivative) = T::activate(self.activation, *z);
+                *z = value;
+                slope.push(derivative);
+            }
+            std::mem::swap(&mut self.layer_inputs[l + 1], &mut out);
+        }
+        out.iter().map(|z| z.to_f64() * self.output_scale).collect()
+    }
+
+    /// From `delta` (∂loss/∂ output, `[rows, 1]`) back to every parameter's gradient.
+    fn backward(&mut self, rows: usize) {
+        for (l, layer) in self.layers.iter().enumerate().rev() {
+            let (grad_w, grad_b) = self.grad[layer.weight..layer.bias + layer.outputs]
+                .split_at_mut(layer.inputs * layer.outputs);
+            let delta = MatRef::from_row_major_slice(&self.delta, rows, layer.outputs);
+            product(
+                MatMut::from_row_major_slice_mut(grad_w, layer.outputs, layer.inputs),
+                delta.transpose(),
+                MatRef::from_row_major_slice(&self.layer_inputs[l], rows, layer.inputs),
+                layer.scale,
+                false,
+            );
+            grad_b.fill(T::from_f64(0.0));
+            for row in self.delta.chunks(layer.outputs) {
+                for (g, x) in grad_b.iter_mut().zip(row) {
+                    *g += *x;
+                }
+            }
+            if l == 0 {
+                break;
+            }
+            self.upstream.resize(rows * layer.inputs, T::from_f64(0.0));
+            product(
+                MatMut::from_row_major_slice_mut(&mut self.upstream, rows, layer.inputs),
+                delta,
+                MatRef::from_row_major_slice(
+                    &self.theta[layer.weight..layer.bias],
+                    layer.outputs,
+                    layer.inputs,
+                ),
+                layer.scale,
+                false,
+            );
+            for (u, s) in self.upstream.iter_mut().zip(&self.slopes[l - 1]) {
+                *u *= *s;
+            }
+            std::mem::swap(&mut self.delta, &mut self.upstream);
+        }
+    }
+
+    /// Writes the trained weights back into `net`'s variables.
+    pub(crate) fn write_back(&self, net: &Mlp) -> Result<()> {
+        for ((weight, bias, _), slot) in net.layer_parts().zip(&self.layers) {
+            let w = &self.theta[slot.weight..slot.bias];
+            let b = &self.theta[slot.bias..slot.bias + slot.outputs];
+            let device = weight.device();
+            weight.set(&Tensor::from_slice(w, (slot.outputs, slot.inputs), device)?)?;
+            bias.set(&Tensor::from_slice(b, slot.outputs, device)?)?;
+        }
+        Ok(())
+    }
+}
+
+impl<T: Real> Fit for DenseFit<T> {
+    type Weights = Vec<T>;
+
+    fn gradient(&mut self, batch: Option<&[u32]>) -> Result<f64> {
+        Ok(self.misfit_gradient(batch))
+    }
+
+    fn step(&mut self) -> Result<f64> {
+        Ok(self.adam.step(&mut self.theta, &self.grad))
+    }
+
+    fn weights(&self) -> Result<Vec<T>> {
+        Ok(self.theta.clone())
+    }
+
+    fn restore(&mut self, weights: Vec<T>) -> Result<()> {
+        self.theta = weights;
+        Ok(())
+    }
+
+    fn learning_rate(&self) -> f64 {
+        self.adam.lr
+    }
+
+    fn set_learning_rate(&mut self, lr: f64) {
+        self.adam.lr = lr;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::adam::Adam;
+    use crate::mlp::{MlpConfig, Parameterization};
+    use candle_core::DType;
+
+    fn network(activation: Activation, parameterization: Parameterization, dtype: DType) -> Mlp {
+        let config = MlpConfig {
+            activation,
+            parameterization,
+            bias_std: 0.5,
+            dtype,
+            ..MlpConfig::new(3, 24, 2)
+        };
+        let mut net = Mlp::new(config, 7, &Device::Cpu).unwrap();
+        net.set_output_scale(1.7);
+        net
+    }
+
+    fn observations(dtype: DType) -> Observations {
+        let device = Device::Cpu;
+        let points: Vec<f64> = (0..30).map(|i| ((i * 7 % 11) as f64 / 5.0) - 1.0).collect();
+        let values: Vec<f64> = points
+            .chunks(3)
+            .map(|p| (p[0] * 2.0).sin() + p[1] * p[2])
+            .collect();
+        Observations {
+            points: Tensor::from_vec(points, (10, 3), &device)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap(),
+            values: Tensor::from_vec(values, 10, &device)
+                .unwrap()
+                .to_dtype(dtype)
+                .unwrap(),
+        }
+    }
+
+    /// The largest difference between the flat buffer and the candle variables, relative to
+    /// the largest magnitude.
+    fn relative_gap<T: Real>(flat: &[T], tensors: &[Tensor]) -> f64 {
+        let mut reference = Vec::new();
+        for t in tensors {
+            reference.extend(
+                t.flatten_all()
+                    .unwrap()
+                    .to_dtype(DType::F64)
+                    .unwrap()
+                    .to_vec1::<f64>()
+                    .unwrap(),
+            );
+        }
+        assert_eq!(flat.len(), reference.len());
+        let scale = reference.iter().fold(0.0f64, |m, x| m.max(x.abs()));
+        let gap = flat
+            .iter()
+            .zip(&reference)
+            .fold(0.0f64, |m, (a, b)| m.max((a.to_f64() - b).abs()));
+        gap / scale
+    }
+
+    /// Every activation and parameterization, f64 and f32: the flat gradient is candle's
+    /// hand-written backward pass up to rounding, on a batch and on all the data.
+    #[test]
+    fn gradients_match_the_candle_backward_pass() {
+        let batch: [u32; 4] = [7, 2, 9, 4];
+        for dtype in [DType::F64, DType::F32] {
+            let bound = if dtype == DType::F64 { 1e-12 } else { 1e-5 };
+            let data = observations(dtype);
+            for activation in [
+                Activation::Relu,
+                Activation::Tanh,
+                Activation::Sin,
+                Activation::Softplus,
+            ] {
+                for parameterization in [Parameterization::Ntk, Parameterization::HeZeroLast] {
+                    let net = network(activation, parameterization, dtype);
+                    for subset in [Some(&batch[..]), None] {
+                        let (points, values) = match subset {
+                            Some(index) => {
+                                let index = Tensor::new(index, &Device::Cpu).unwrap();
+                                (
+                                    data.points.index_select(&index, 0).unwrap(),
+                                    data.values.index_select(&index, 0).unwrap(),
+                                )
+                            }
+                            None => (data.points.clone(), data.values.clone()),
+                        };
+                        let (loss, grads) = net.misfit_gradients(&points, &values).unwrap();
+                        let grads: Vec<Tensor> = net
+                            .vars()
+                            .iter()
+                            .map(|v| grads.get(v.as_tensor()).unwrap().clone())
+                            .collect();
+                        let check = |fit: &mut dyn FnMut() -> (f64, f64)| {
+                            let (value, gap) = fit();
+                            assert!((value - loss).abs() <= bound * loss, "{activation:?} {parameterization:?} {dtype:?}: loss {value} vs {loss}");
+                            assert!(gap <= bound, "{activation:?} {parameterization:?} {dtype:?}: gradient off by {gap}");
+                        };
+                        if dtype == DType::F64 {
+                            let mut fit = DenseFit::<f64>::new(&net, &data, 1e-3, 0.0).unwrap();
+                            check(&mut || {
+                                let value = fit.misfit_gradient(subset);
+                                (value, relative_gap(&fit.grad, &grads))
+                            });
+                        } else {
+                            let mut fit = DenseFit::<f32>::new(&net, &data, 1e-3, 0.0).unwrap();
+                            check(&mut || {
+                                let value = fit.misfit_gradient(subset);
+                                (value, relative_gap(&fit.grad, &grads))
+                            });
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Adam with the anchor, twenty steps on the flat buffers and on candle's variables:
+    /// the same weights and anchor values up to rounding.
+    #[test]
+    fn adam_steps_match_the_candle_optimizer() {
+        let data = observations(DType::F64);
+        let net = network(Activation::Tanh, Parameterization::Ntk, DType::F64);
+        let mut fit = DenseFit::<f64>::new(&net, &data, 1e-2, 0.05).unwrap();
+        let reference = net.deep_copy().unwrap();
+        let mut adam = Adam::new(reference.vars(), 1e-2, 0.05).unwrap();
+        for _ in 0..20 {
+            fit.misfit_gradient(None);
+            let penalty = Fit::step(&mut fit).unwrap();
+            let (_, grads) = reference
+                .misfit_gradients(&data.points, &data.values)
+                .unwrap();
+            let expected = adam.step(&grads).unwrap();
+            assert!(
+                (penalty - expected).abs() <= 1e-10 * expected.max(1e-300),
+                "{penalty} vs {expected}"
+            );
+        }
+        let weights: Vec<Tensor> = reference
+            .vars()
+            .iter()
+            .map(|v| v.as_tensor().clone())
+            .collect();
+        assert!(relative_gap(&fit.theta, &weights) < 1e-10);
+        // Written back, the network predicts what the buffers hold.
+        fit.write_back(&net).unwrap();
+        let gap = relative_gap(
+            &fit.theta,
+            &net.vars()
+                .iter()
+                .map(|v| v.as_tensor().clone())
+                .collect::<Vec<_>>(),
+        );
+        assert_eq!(gap, 0.0);
+    }
+}
