@@ -153,7 +153,7 @@ impl Update<'_> {
         let (a, b) = (lr / bias_m, 1.0 / bias_v);
         let step = |theta: &mut [T], grad: &[T], m: &mut [f64], v: &mut [f64], start: &[f64]| {
             let penalty = if anchor > 0.0 {
-                anchor_penalty(theta, start)
+                squared_distance(theta, start, T::widen, |s| s)
             } else {
                 0.0
             };
@@ -196,20 +196,26 @@ impl Update<'_> {
     }
 }
 
-/// `Σ (θ − θ0)²` over a slice, summed in eight interleaved lanes (a fixed order, so the
-/// same on every run) rather than one serial chain that would stop the loop vectorizing.
-fn anchor_penalty<T: Element>(theta: &[T], start: &[f64]) -> f64 {
+/// `Σ (a − b)²` in f64 over two slices (each element widened by `wa`, `wb`), summed in eight
+/// interleaved lanes (a fixed order, so the same on every run) rather than one serial chain
+/// that would stop the loop vectorizing.
+pub(crate) fn squared_distance<A: Copy, B: Copy>(
+    a: &[A],
+    b: &[B],
+    wa: impl Fn(A) -> f64,
+    wb: impl Fn(B) -> f64,
+) -> f64 {
     let mut lanes = [0.0f64; 8];
-    let (theta_chunks, start_chunks) = (theta.chunks_exact(8), start.chunks_exact(8));
-    let tail: f64 = theta_chunks
+    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tail: f64 = a_chunks
         .remainder()
         .iter()
-        .zip(start_chunks.remainder())
-        .map(|(x, s)| (x.widen() - s).powi(2))
+        .zip(b_chunks.remainder())
+        .map(|(x, y)| (wa(*x) - wb(*y)).powi(2))
         .sum();
-    for (x, s) in theta_chunks.zip(start_chunks) {
+    for (x, y) in a_chunks.zip(b_chunks) {
         for k in 0..8 {
-            let offset = x[k].widen() - s[k];
+            let offset = wa(x[k]) - wb(y[k]);
             lanes[k] += offset * offset;
         }
     }

@@ -9,7 +9,7 @@
 //! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
 //! compares it with.
 
-use crate::adam::{BETA1, BETA2, EPS};
+use crate::adam::{squared_distance, BETA1, BETA2, EPS};
 use crate::mlp::{Activation, Mlp};
 use crate::train::{Fit, Observations};
 use candle_core::{Device, Result, Tensor, WithDType};
@@ -106,7 +106,7 @@ impl<T: Real> AdamState<T> {
         let partial: Vec<f64> = chunks
             .zip(self.start.par_chunks(TASK))
             .map(|((((t, g), m), v), s)| {
-                let distance = squared_distance(t, s);
+                let distance = squared_distance(t, s, T::to_f64, T::to_f64);
                 constants.update(t, g, m, v, Some(s));
                 distance
             })
@@ -153,26 +153,6 @@ impl<T: Real> AdamConstants<T> {
             }
         }
     }
-}
-
-/// `Σ (a − b)²` in f64, summed in eight interleaved lanes (a fixed order, so the same on
-/// every run) rather than one serial chain that would stop the loop vectorizing.
-fn squared_distance<T: Real>(a: &[T], b: &[T]) -> f64 {
-    let mut lanes = [0.0f64; 8];
-    let (a_chunks, b_chunks) = (a.chunks_exact(8), b.chunks_exact(8));
-    let tail: f64 = a_chunks
-        .remainder()
-        .iter()
-        .zip(b_chunks.remainder())
-        .map(|(x, y)| (x.to_f64() - y.to_f64()).powi(2))
-        .sum();
-    for (x, y) in a_chunks.zip(b_chunks) {
-        for k in 0..8 {
-            let offset = x[k].to_f64() - y[k].to_f64();
-            lanes[k] += offset * offset;
-        }
-    }
-    lanes.iter().sum::<f64>() + tail
 }
 
 /// A network's parameters and Adam's state as flat buffers, with the data and the scratch of
