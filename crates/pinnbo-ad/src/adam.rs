@@ -8,14 +8,14 @@
 //! compares them).
 
 use candle_core::backprop::GradStore;
-use candle_core::{CpuStorage, InplaceOp2, Layout, Result, Tensor, Var};
+use candle_core::{CpuStorage, InplaceOp2, Layout, Result, Tensor, Var, WithDType};
 use rayon::prelude::*;
 use std::cell::Cell;
 use std::sync::Mutex;
 
-pub(crate) const BETA1: f64 = 0.9;
-pub(crate) const BETA2: f64 = 0.999;
-pub(crate) const EPS: f64 = 1e-8;
+const BETA1: f64 = 0.9;
+const BETA2: f64 = 0.999;
+const EPS: f64 = 1e-8;
 
 struct Moments {
     m: Vec<f64>,
@@ -89,10 +89,8 @@ impl Adam {
             };
             let update = Update {
                 moments: &slot.moments,
-                lr: self.lr,
+                constants: AdamConstants::new(self.lr, self.anchor, self.steps),
                 anchor: self.anchor,
-                bias_m: 1.0 - BETA1.powi(self.steps),
-                bias_v: 1.0 - BETA2.powi(self.steps),
                 penalty: Cell::new(0.0),
             };
             slot.var.as_tensor().inplace_op2(grad, &update)?;
@@ -110,89 +108,133 @@ impl Adam {
 
 struct Update<'a> {
     moments: &'a Mutex<Moments>,
-    lr: f64,
+    constants: AdamConstants<f64>,
     anchor: f64,
-    bias_m: f64,
-    bias_v: f64,
     penalty: Cell<f64>,
 }
 
-/// The variables' element types, converted to f64 for the update.
-trait Element: Copy + Send + Sync {
-    fn widen(self) -> f64;
-    fn narrow(x: f64) -> Self;
+/// The types Adam's moments are kept in: candle's element types, with a square root.
+pub(crate) trait Moment: WithDType {
+    fn root(self) -> Self;
 }
 
-impl Element for f64 {
-    fn widen(self) -> f64 {
-        self
-    }
-    fn narrow(x: f64) -> f64 {
-        x
+impl Moment for f64 {
+    fn root(self) -> f64 {
+        self.sqrt()
     }
 }
 
-impl Element for f32 {
-    fn widen(self) -> f64 {
-        f64::from(self)
-    }
-    fn narrow(x: f64) -> f32 {
-        x as f32
+impl Moment for f32 {
+    fn root(self) -> f32 {
+        self.sqrt()
     }
 }
 
 /// Elements per parallel task: large enough to amortize the split.
 const TASK: usize = 1 << 14;
 
+/// One step's factors in the moments' type, hoisted so that the update vectorizes:
+/// `θ -= rate m / (sqrt(v unbias) + ε)`.
+pub(crate) struct AdamConstants<T> {
+    beta1: T,
+    beta2: T,
+    eps: T,
+    /// lr over the first moment's bias correction, and one over the second's.
+    rate: T,
+    unbias: T,
+    /// Twice the anchor: the pull's gradient is `pull (θ − θ0)`.
+    pull: T,
+}
+
+impl<T: Moment> AdamConstants<T> {
+    /// For step number `steps` (from 1) with learning rate `lr` and the pull `anchor`.
+    pub(crate) fn new(lr: f64, anchor: f64, steps: i32) -> Self {
+        AdamConstants {
+            beta1: T::from_f64(BETA1),
+            beta2: T::from_f64(BETA2),
+            eps: T::from_f64(EPS),
+            rate: T::from_f64(lr / (1.0 - BETA1.powi(steps))),
+            unbias: T::from_f64(1.0 / (1.0 - BETA2.powi(steps))),
+            pull: T::from_f64(2.0 * anchor),
+        }
+    }
+
+    /// The moments' update at one parameter `x` with gradient `g`; returns the new `x`.
+    #[inline(always)]
+    fn moved(&self, x: T, g: T, m: &mut T, v: &mut T) -> T {
+        let one = T::from_f64(1.0);
+        *m = self.beta1 * *m + (one - self.beta1) * g;
+        *v = self.beta2 * *v + (one - self.beta2) * g * g;
+        x - self.rate * *m / ((*v * self.unbias).root() + self.eps)
+    }
+
+    /// Updates parameters `theta` (any candle type `P`) from `grad`, with the pull toward
+    /// `start` when it is given.
+    fn update<P: WithDType>(
+        &self,
+        theta: &mut [P],
+        grad: &[P],
+        m: &mut [T],
+        v: &mut [T],
+        start: Option<&[T]>,
+    ) {
+        let wide = |p: P| T::from_f64(p.to_f64());
+        match start {
+            Some(start) => {
+                for i in 0..theta.len() {
+                    let x = wide(theta[i]);
+                    let g = wide(grad[i]) + self.pull * (x - start[i]);
+                    theta[i] = P::from_f64(self.moved(x, g, &mut m[i], &mut v[i]).to_f64());
+                }
+            }
+            None => {
+                for i in 0..theta.len() {
+                    let x = self.moved(wide(theta[i]), wide(grad[i]), &mut m[i], &mut v[i]);
+                    theta[i] = P::from_f64(x.to_f64());
+                }
+            }
+        }
+    }
+
+    /// One step over flat slices in parallel tasks; `start` is θ0, empty when `anchor` is 0.
+    /// Returns `anchor · ||θ − θ0||²` at the weights before the step.
+    pub(crate) fn pass<P: WithDType>(
+        &self,
+        anchor: f64,
+        theta: &mut [P],
+        grad: &[P],
+        m: &mut [T],
+        v: &mut [T],
+        start: &[T],
+    ) -> f64 {
+        let chunks = theta
+            .par_chunks_mut(TASK)
+            .zip(grad.par_chunks(TASK))
+            .zip(m.par_chunks_mut(TASK))
+            .zip(v.par_chunks_mut(TASK));
+        if anchor == 0.0 {
+            chunks.for_each(|(((t, g), m), v)| self.update(t, g, m, v, None));
+            return 0.0;
+        }
+        // Per-task sums collected in order, then added: the same total on every run.
+        let partial: Vec<f64> = chunks
+            .zip(start.par_chunks(TASK))
+            .map(|((((t, g), m), v), s)| {
+                let distance = squared_distance(t, s, P::to_f64, T::to_f64);
+                self.update(t, g, m, v, Some(s));
+                distance
+            })
+            .collect();
+        anchor * partial.iter().sum::<f64>()
+    }
+}
+
 impl Update<'_> {
-    fn apply<T: Element>(&self, theta: &mut [T], grad: &[T]) {
+    fn apply<P: WithDType>(&self, theta: &mut [P], grad: &[P]) {
         let mut moments = self.moments.lock().unwrap_or_else(|e| e.into_inner());
         let Moments { m, v, start } = &mut *moments;
-        let (lr, anchor, bias_m, bias_v) = (self.lr, self.anchor, self.bias_m, self.bias_v);
-        // Loop-invariant factors hoisted so that the update vectorizes: θ -= a m / (sqrt(v b) + ε).
-        let (a, b) = (lr / bias_m, 1.0 / bias_v);
-        let step = |theta: &mut [T], grad: &[T], m: &mut [f64], v: &mut [f64], start: &[f64]| {
-            let penalty = if anchor > 0.0 {
-                squared_distance(theta, start, T::widen, |s| s)
-            } else {
-                0.0
-            };
-            for i in 0..theta.len() {
-                let x = theta[i].widen();
-                let mut g = grad[i].widen();
-                if anchor > 0.0 {
-                    g += 2.0 * anchor * (x - start[i]);
-                }
-                m[i] = BETA1 * m[i] + (1.0 - BETA1) * g;
-                v[i] = BETA2 * v[i] + (1.0 - BETA2) * g * g;
-                theta[i] = T::narrow(x - a * m[i] / ((v[i] * b).sqrt() + EPS));
-            }
-            penalty
-        };
-        // Per-task sums collected in order, then added: the same total on every run.
-        let partial: Vec<f64> = if anchor > 0.0 {
-            (
-                theta.par_chunks_mut(TASK),
-                grad.par_chunks(TASK),
-                m.par_chunks_mut(TASK),
-            )
-                .into_par_iter()
-                .zip(v.par_chunks_mut(TASK))
-                .zip(start.par_chunks(TASK))
-                .map(|(((t, g, m), v), s)| step(t, g, m, v, s))
-                .collect()
-        } else {
-            (
-                theta.par_chunks_mut(TASK),
-                grad.par_chunks(TASK),
-                m.par_chunks_mut(TASK),
-            )
-                .into_par_iter()
-                .zip(v.par_chunks_mut(TASK))
-                .map(|((t, g, m), v)| step(t, g, m, v, &[]))
-                .collect()
-        };
-        self.penalty.set(anchor * partial.iter().sum::<f64>());
+        let penalty = self.constants.pass(self.anchor, theta, grad, m, v, start);
+        self.penalty.set(penalty);
     }
 }
 

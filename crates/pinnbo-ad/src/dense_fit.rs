@@ -9,27 +9,17 @@
 //! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
 //! compares it with.
 
-use crate::adam::{squared_distance, BETA1, BETA2, EPS};
+use crate::adam::{AdamConstants, Moment};
 use crate::mlp::{Activation, Mlp};
 use crate::train::{Fit, Observations};
-use candle_core::{Device, Result, Tensor, WithDType};
+use candle_core::{Device, Result, Tensor};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
-use rayon::prelude::*;
-use std::ops::{Add, Div, Mul, Sub};
 
-/// The element types trained here: what faer multiplies and candle stores.
-pub(crate) trait Real:
-    WithDType
-    + faer::traits::ComplexField
-    + Add<Output = Self>
-    + Sub<Output = Self>
-    + Mul<Output = Self>
-    + Div<Output = Self>
-{
+/// The element types trained here: what faer multiplies, candle stores and Adam updates.
+pub(crate) trait Real: Moment + faer::traits::ComplexField {
     /// `(g(z), g'(z))` of the activation.
     fn activate(activation: Activation, z: Self) -> (Self, Self);
-    fn root(self) -> Self;
 }
 
 macro_rules! real {
@@ -46,10 +36,6 @@ macro_rules! real {
                     Activation::Softplus => ((z.exp() + 1.0).ln(), 1.0 / ((-z).exp() + 1.0)),
                 }
             }
-
-            fn root(self) -> $t {
-                self.sqrt()
-            }
         }
     };
 }
@@ -62,9 +48,14 @@ struct LayerSlot {
     inputs: usize,
     outputs: usize,
     scale: f64,
-    /// Offsets of `W` (`[outputs, inputs]`, row-major) and `b`.
+    /// Offset of `W` (`[outputs, inputs]`, row-major); `b` follows it.
     weight: usize,
-    bias: usize,
+}
+
+impl LayerSlot {
+    fn bias(&self) -> usize {
+        self.weight + self.inputs * self.outputs
+    }
 }
 
 /// Adam's state over the flat parameters, updated in place.
@@ -78,80 +69,13 @@ struct AdamState<T> {
     steps: i32,
 }
 
-/// Elements per parallel task of the Adam pass.
-const TASK: usize = 1 << 14;
-
 impl<T: Real> AdamState<T> {
     /// One step; returns `anchor · ||θ − θ0||²` at the weights before it.
     fn step(&mut self, theta: &mut [T], grad: &[T]) -> f64 {
         self.steps += 1;
-        let constants = AdamConstants {
-            beta1: T::from_f64(BETA1),
-            beta2: T::from_f64(BETA2),
-            eps: T::from_f64(EPS),
-            rate: T::from_f64(self.lr / (1.0 - BETA1.powi(self.steps))),
-            unbias: T::from_f64(1.0 / (1.0 - BETA2.powi(self.steps))),
-            pull: T::from_f64(2.0 * self.anchor),
-        };
-        let chunks = theta
-            .par_chunks_mut(TASK)
-            .zip(grad.par_chunks(TASK))
-            .zip(self.m.par_chunks_mut(TASK))
-            .zip(self.v.par_chunks_mut(TASK));
-        if self.anchor == 0.0 {
-            chunks.for_each(|(((t, g), m), v)| constants.update(t, g, m, v, None));
-            return 0.0;
-        }
-        // Per-task sums collected in order, then added: the same total on every run.
-        let partial: Vec<f64> = chunks
-            .zip(self.start.par_chunks(TASK))
-            .map(|((((t, g), m), v), s)| {
-                let distance = squared_distance(t, s, T::to_f64, T::to_f64);
-                constants.update(t, g, m, v, Some(s));
-                distance
-            })
-            .collect();
-        self.anchor * partial.iter().sum::<f64>()
-    }
-}
-
-/// One step's factors, in the parameters' type so that the update vectorizes.
-struct AdamConstants<T> {
-    beta1: T,
-    beta2: T,
-    eps: T,
-    /// lr over the first moment's bias correction, and one over the second's.
-    rate: T,
-    unbias: T,
-    /// Twice the anchor: the pull's gradient is `pull (θ − θ0)`.
-    pull: T,
-}
-
-impl<T: Real> AdamConstants<T> {
-    /// The moments' update at one parameter `x` with gradient `g`; returns the new `x`.
-    #[inline(always)]
-    fn moved(&self, x: T, g: T, m: &mut T, v: &mut T) -> T {
-        let one = T::from_f64(1.0);
-        *m = self.beta1 * *m + (one - self.beta1) * g;
-        *v = self.beta2 * *v + (one - self.beta2) * g * g;
-        x - self.rate * *m / ((*v * self.unbias).root() + self.eps)
-    }
-
-    fn update(&self, theta: &mut [T], grad: &[T], m: &mut [T], v: &mut [T], start: Option<&[T]>) {
-        match start {
-            Some(start) => {
-                for i in 0..theta.len() {
-                    let x = theta[i];
-                    let g = grad[i] + self.pull * (x - start[i]);
-                    theta[i] = self.moved(x, g, &mut m[i], &mut v[i]);
-                }
-            }
-            None => {
-                for i in 0..theta.len() {
-                    theta[i] = self.moved(theta[i], grad[i], &mut m[i], &mut v[i]);
-                }
-            }
-        }
+        let constants = AdamConstants::<T>::new(self.lr, self.anchor, self.steps);
+        let (m, v) = (&mut self.m, &mut self.v);
+        constants.pass(self.anchor, theta, grad, m, v, &self.start)
     }
 }
 
@@ -174,6 +98,9 @@ pub(crate) struct DenseFit<T> {
     slopes: Vec<Vec<T>>,
     delta: Vec<T>,
     upstream: Vec<T>,
+    /// The layer being computed (then the next layer's input, or h).
+    outputs: Vec<T>,
+    targets: Vec<f64>,
 }
 
 /// `dst = alpha · lhs · rhs`, or `dst += alpha · lhs · rhs` with `add`.
@@ -194,7 +121,6 @@ impl<T: Real> DenseFit<T> {
                 outputs,
                 scale,
                 weight: theta.len(),
-                bias: theta.len() + inputs * outputs,
             };
             theta.extend(weight.flatten_all()?.to_vec1::<T>()?);
             theta.extend(bias.flatten_all()?.to_vec1::<T>()?);
@@ -226,6 +152,8 @@ impl<T: Real> DenseFit<T> {
             slopes: vec![Vec::new(); layers.len() - 1],
             delta: Vec::new(),
             upstream: Vec::new(),
+            outputs: Vec::new(),
+            targets: Vec::new(),
             layers,
         })
     }
@@ -241,7 +169,8 @@ impl<T: Real> DenseFit<T> {
     fn misfit_gradient(&mut self, batch: Option<&[u32]>) -> f64 {
         let d = self.inputs;
         let rows = batch.map_or(self.values.len(), <[u32]>::len);
-        let mut targets = Vec::with_capacity(rows);
+        let targets = &mut self.targets;
+        targets.clear();
         let first = &mut self.layer_inputs[0];
         first.clear();
         match batch {
@@ -257,13 +186,13 @@ impl<T: Real> DenseFit<T> {
                 targets.extend(self.values.iter().map(|v| v.to_f64()));
             }
         }
-        let h = self.forward(rows);
+        self.forward(rows);
         // ∂/∂h of mean (h − y)², times ν for the output scale.
-        let factor = 2.0 / rows as f64 * self.output_scale;
+        let (nu, factor) = (self.output_scale, 2.0 / rows as f64 * self.output_scale);
         let mut loss = 0.0;
         self.delta.clear();
-        for (h, y) in h.iter().zip(&targets) {
-            let r = h - y;
+        for (z, y) in self.outputs.iter().zip(&self.targets) {
+            let r = z.to_f64() * nu - y;
             loss += r * r;
             self.delta.push(T::from_f64(factor * r));
         }
@@ -272,19 +201,19 @@ impl<T: Real> DenseFit<T> {
     }
 
     /// Pushes `layer_inputs[0]` (`rows` points) through the network, keeping each layer's
-    /// input and slope; returns h.
-    fn forward(&mut self, rows: usize) -> Vec<f64> {
+    /// input and slope; leaves h / ν in `outputs`.
+    fn forward(&mut self, rows: usize) {
         let last = self.layers.len() - 1;
-        let mut out = Vec::new();
+        let out = &mut self.outputs;
         for (l, layer) in self.layers.iter().enumerate() {
-            let b = &self.theta[layer.bias..layer.bias + layer.outputs];
+            let b = &self.theta[layer.bias()..layer.bias() + layer.outputs];
             out.clear();
             for _ in 0..rows {
                 out.extend_from_slice(b);
             }
-            let w = &self.theta[layer.weight..layer.bias];
+            let w = &self.theta[layer.weight..layer.bias()];
             product(
-                MatMut::from_row_major_slice_mut(&mut out, rows, layer.outputs),
+                MatMut::from_row_major_slice_mut(out, rows, layer.outputs),
                 MatRef::from_row_major_slice(&self.layer_inputs[l], rows, layer.inputs),
                 MatRef::from_row_major_slice(w, layer.outputs, layer.inputs).transpose(),
                 layer.scale,
@@ -300,15 +229,14 @@ impl<T: Real> DenseFit<T> {
                 *z = value;
                 slope.push(derivative);
             }
-            std::mem::swap(&mut self.layer_inputs[l + 1], &mut out);
+            std::mem::swap(&mut self.layer_inputs[l + 1], out);
         }
-        out.iter().map(|z| z.to_f64() * self.output_scale).collect()
     }
 
     /// From `delta` (∂loss/∂ output, `[rows, 1]`) back to every parameter's gradient.
     fn backward(&mut self, rows: usize) {
         for (l, layer) in self.layers.iter().enumerate().rev() {
-            let (grad_w, grad_b) = self.grad[layer.weight..layer.bias + layer.outputs]
+            let (grad_w, grad_b) = self.grad[layer.weight..layer.bias() + layer.outputs]
                 .split_at_mut(layer.inputs * layer.outputs);
             let delta = MatRef::from_row_major_slice(&self.delta, rows, layer.outputs);
             product(
@@ -332,7 +260,7 @@ impl<T: Real> DenseFit<T> {
                 MatMut::from_row_major_slice_mut(&mut self.upstream, rows, layer.inputs),
                 delta,
                 MatRef::from_row_major_slice(
-                    &self.theta[layer.weight..layer.bias],
+                    &self.theta[layer.weight..layer.bias()],
                     layer.outputs,
                     layer.inputs,
                 ),
@@ -349,8 +277,8 @@ impl<T: Real> DenseFit<T> {
     /// Writes the trained weights back into `net`'s variables.
     pub(crate) fn write_back(&self, net: &Mlp) -> Result<()> {
         for ((weight, bias, _), slot) in net.layer_parts().zip(&self.layers) {
-            let w = &self.theta[slot.weight..slot.bias];
-            let b = &self.theta[slot.bias..slot.bias + slot.outputs];
+            let w = &self.theta[slot.weight..slot.bias()];
+            let b = &self.theta[slot.bias()..slot.bias() + slot.outputs];
             let device = weight.device();
             weight.set(&Tensor::from_slice(w, (slot.outputs, slot.inputs), device)?)?;
             bias.set(&Tensor::from_slice(b, slot.outputs, device)?)?;

@@ -211,10 +211,10 @@ pub fn train(
     let n = data.map(|d| d.values.dim(0)).transpose()?;
     if let (Some(d), true) = (data, terms.is_empty()) {
         if DenseFit::<f64>::supports(net, d) {
-            return train_dense::<f64>(net, d, config);
+            return train_dense::<f64>(net, d, n, config);
         }
         if DenseFit::<f32>::supports(net, d) {
-            return train_dense::<f32>(net, d, config);
+            return train_dense::<f32>(net, d, n, config);
         }
     }
     let mut fit = GraphFit {
@@ -230,10 +230,11 @@ pub fn train(
 fn train_dense<T: Real>(
     net: &Mlp,
     data: &Observations,
+    n: Option<usize>,
     config: &TrainConfig,
 ) -> Result<TrainReport> {
     let mut fit = DenseFit::<T>::new(net, data, config.lr, config.anchor)?;
-    let report = run_epochs(&mut fit, Some(data.values.dim(0)?), config)?;
+    let report = run_epochs(&mut fit, n, config)?;
     fit.write_back(net)?;
     Ok(report)
 }
