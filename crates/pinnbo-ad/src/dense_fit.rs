@@ -9,54 +9,12 @@
 //! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
 //! compares it with.
 
-use crate::adam::{AdamConstants, Moment};
-use crate::mlp::{Activation, Mlp};
+use crate::adam::AdamConstants;
+use crate::dense_net::{product, DenseLayers, Real};
+use crate::mlp::Mlp;
 use crate::train::{Fit, Observations};
 use candle_core::{Device, Result, Tensor};
-use faer::linalg::matmul::matmul;
-use faer::{Accum, MatMut, MatRef, Par};
-
-/// The element types trained here: what faer multiplies, candle stores and Adam updates.
-pub(crate) trait Real: Moment + faer::traits::ComplexField {
-    /// `(g(z), g'(z))` of the activation.
-    fn activate(activation: Activation, z: Self) -> (Self, Self);
-}
-
-macro_rules! real {
-    ($t:ty) => {
-        impl Real for $t {
-            fn activate(activation: Activation, z: $t) -> ($t, $t) {
-                match activation {
-                    Activation::Relu => (z.max(0.0), if z > 0.0 { 1.0 } else { 0.0 }),
-                    Activation::Tanh => {
-                        let t = z.tanh();
-                        (t, 1.0 - t * t)
-                    }
-                    Activation::Sin => (z.sin(), z.cos()),
-                    Activation::Softplus => ((z.exp() + 1.0).ln(), 1.0 / ((-z).exp() + 1.0)),
-                }
-            }
-        }
-    };
-}
-real!(f32);
-real!(f64);
-
-/// Where one affine layer `scale W x + b` lives in the flat parameter buffer.
-#[derive(Clone, Copy, Debug)]
-struct LayerSlot {
-    inputs: usize,
-    outputs: usize,
-    scale: f64,
-    /// Offset of `W` (`[outputs, inputs]`, row-major); `b` follows it.
-    weight: usize,
-}
-
-impl LayerSlot {
-    fn bias(&self) -> usize {
-        self.weight + self.inputs * self.outputs
-    }
-}
+use faer::{MatMut, MatRef, Par};
 
 /// Adam's state over the flat parameters, updated in place.
 struct AdamState<T> {
@@ -82,14 +40,11 @@ impl<T: Real> AdamState<T> {
 /// A network's parameters and Adam's state as flat buffers, with the data and the scratch of
 /// one step.
 pub(crate) struct DenseFit<T> {
-    activation: Activation,
-    layers: Vec<LayerSlot>,
-    output_scale: f64,
-    inputs: usize,
+    /// The weights θ being trained.
+    net: DenseLayers<T>,
     /// Every observation, row-major, and its value.
     points: Vec<T>,
     values: Vec<T>,
-    theta: Vec<T>,
     grad: Vec<T>,
     adam: AdamState<T>,
     /// Each layer's input for the batch at hand (`[rows, inputs]`), the hidden layers'
@@ -103,39 +58,17 @@ pub(crate) struct DenseFit<T> {
     targets: Vec<f64>,
 }
 
-/// `dst = alpha · lhs · rhs`, or `dst += alpha · lhs · rhs` with `add`.
-fn product<T: Real>(dst: MatMut<T>, lhs: MatRef<T>, rhs: MatRef<T>, alpha: f64, add: bool) {
-    let accum = if add { Accum::Add } else { Accum::Replace };
-    matmul(dst, accum, lhs, rhs, T::from_f64(alpha), Par::rayon(0));
-}
-
 impl<T: Real> DenseFit<T> {
     /// Copies `net`'s weights and the observations (`points` row-major, `[n, inputs]`).
     pub(crate) fn new(net: &Mlp, data: &Observations, lr: f64, anchor: f64) -> Result<Self> {
-        let mut theta = Vec::with_capacity(net.parameter_count());
-        let mut layers = Vec::new();
-        for (weight, bias, scale) in net.layer_parts() {
-            let (outputs, inputs) = weight.dims2()?;
-            let slot = LayerSlot {
-                inputs,
-                outputs,
-                scale,
-                weight: theta.len(),
-            };
-            theta.extend(weight.flatten_all()?.to_vec1::<T>()?);
-            theta.extend(bias.flatten_all()?.to_vec1::<T>()?);
-            layers.push(slot);
-        }
-        let p = theta.len();
+        let net = DenseLayers::<T>::of(net)?;
+        let (p, layers) = (net.theta.len(), net.slots.len());
         let start = if anchor > 0.0 {
-            theta.clone()
+            net.theta.clone()
         } else {
             Vec::new()
         };
         Ok(DenseFit {
-            activation: net.config().activation,
-            output_scale: net.output_scale(),
-            inputs: net.config().inputs,
             points: data.points.flatten_all()?.to_vec1()?,
             values: data.values.flatten_all()?.to_vec1()?,
             grad: vec![T::from_f64(0.0); p],
@@ -147,14 +80,13 @@ impl<T: Real> DenseFit<T> {
                 anchor,
                 steps: 0,
             },
-            theta,
-            layer_inputs: vec![Vec::new(); layers.len()],
-            slopes: vec![Vec::new(); layers.len() - 1],
+            net,
+            layer_inputs: vec![Vec::new(); layers],
+            slopes: vec![Vec::new(); layers - 1],
             delta: Vec::new(),
             upstream: Vec::new(),
             outputs: Vec::new(),
             targets: Vec::new(),
-            layers,
         })
     }
 
@@ -167,7 +99,7 @@ impl<T: Real> DenseFit<T> {
     /// The mean squared misfit over the observations `batch` (None: all), leaving its
     /// gradient in `self.grad`.
     fn misfit_gradient(&mut self, batch: Option<&[u32]>) -> f64 {
-        let d = self.inputs;
+        let d = self.net.inputs;
         let rows = batch.map_or(self.values.len(), <[u32]>::len);
         let targets = &mut self.targets;
         targets.clear();
@@ -188,7 +120,10 @@ impl<T: Real> DenseFit<T> {
         }
         self.forward(rows);
         // ∂/∂h of mean (h − y)², times ν for the output scale.
-        let (nu, factor) = (self.output_scale, 2.0 / rows as f64 * self.output_scale);
+        let (nu, factor) = (
+            self.net.output_scale,
+            2.0 / rows as f64 * self.net.output_scale,
+        );
         let mut loss = 0.0;
         self.delta.clear();
         for (z, y) in self.outputs.iter().zip(&self.targets) {
@@ -203,29 +138,18 @@ impl<T: Real> DenseFit<T> {
     /// Pushes `layer_inputs[0]` (`rows` points) through the network, keeping each layer's
     /// input and slope; leaves h / ν in `outputs`.
     fn forward(&mut self, rows: usize) {
-        let last = self.layers.len() - 1;
+        let last = self.net.slots.len() - 1;
         let out = &mut self.outputs;
-        for (l, layer) in self.layers.iter().enumerate() {
-            let b = &self.theta[layer.bias()..layer.bias() + layer.outputs];
-            out.clear();
-            for _ in 0..rows {
-                out.extend_from_slice(b);
-            }
-            let w = &self.theta[layer.weight..layer.bias()];
-            product(
-                MatMut::from_row_major_slice_mut(out, rows, layer.outputs),
-                MatRef::from_row_major_slice(&self.layer_inputs[l], rows, layer.inputs),
-                MatRef::from_row_major_slice(w, layer.outputs, layer.inputs).transpose(),
-                layer.scale,
-                true,
-            );
+        for l in 0..=last {
+            self.net
+                .affine(l, &self.layer_inputs[l], rows, out, Par::rayon(0));
             if l == last {
                 break;
             }
             let slope = &mut self.slopes[l];
             slope.clear();
             for z in out.iter_mut() {
-                let (value, derivative) = T::activate(self.activation, *z);
+                let (value, derivative) = T::activate(self.net.activation, *z);
                 *z = value;
                 slope.push(derivative);
             }
@@ -235,7 +159,7 @@ impl<T: Real> DenseFit<T> {
 
     /// From `delta` (∂loss/∂ output, `[rows, 1]`) back to every parameter's gradient.
     fn backward(&mut self, rows: usize) {
-        for (l, layer) in self.layers.iter().enumerate().rev() {
+        for (l, layer) in self.net.slots.iter().enumerate().rev() {
             let (grad_w, grad_b) = self.grad[layer.weight..layer.bias() + layer.outputs]
                 .split_at_mut(layer.inputs * layer.outputs);
             let delta = MatRef::from_row_major_slice(&self.delta, rows, layer.outputs);
@@ -245,6 +169,7 @@ impl<T: Real> DenseFit<T> {
                 MatRef::from_row_major_slice(&self.layer_inputs[l], rows, layer.inputs),
                 layer.scale,
                 false,
+                Par::rayon(0),
             );
             grad_b.fill(T::from_f64(0.0));
             for row in self.delta.chunks(layer.outputs) {
@@ -260,12 +185,13 @@ impl<T: Real> DenseFit<T> {
                 MatMut::from_row_major_slice_mut(&mut self.upstream, rows, layer.inputs),
                 delta,
                 MatRef::from_row_major_slice(
-                    &self.theta[layer.weight..layer.bias()],
+                    &self.net.theta[layer.weight..layer.bias()],
                     layer.outputs,
                     layer.inputs,
                 ),
                 layer.scale,
                 false,
+                Par::rayon(0),
             );
             for (u, s) in self.upstream.iter_mut().zip(&self.slopes[l - 1]) {
                 *u *= *s;
@@ -276,14 +202,7 @@ impl<T: Real> DenseFit<T> {
 
     /// Writes the trained weights back into `net`'s variables.
     pub(crate) fn write_back(&self, net: &Mlp) -> Result<()> {
-        for ((weight, bias, _), slot) in net.layer_parts().zip(&self.layers) {
-            let w = &self.theta[slot.weight..slot.bias()];
-            let b = &self.theta[slot.bias()..slot.bias() + slot.outputs];
-            let device = weight.device();
-            weight.set(&Tensor::from_slice(w, (slot.outputs, slot.inputs), device)?)?;
-            bias.set(&Tensor::from_slice(b, slot.outputs, device)?)?;
-        }
-        Ok(())
+        self.net.write_back(net)
     }
 }
 
@@ -295,15 +214,15 @@ impl<T: Real> Fit for DenseFit<T> {
     }
 
     fn step(&mut self) -> Result<f64> {
-        Ok(self.adam.step(&mut self.theta, &self.grad))
+        Ok(self.adam.step(&mut self.net.theta, &self.grad))
     }
 
     fn weights(&self) -> Result<Vec<T>> {
-        Ok(self.theta.clone())
+        Ok(self.net.theta.clone())
     }
 
     fn restore(&mut self, weights: Vec<T>) -> Result<()> {
-        self.theta = weights;
+        self.net.theta = weights;
         Ok(())
     }
 
@@ -320,21 +239,9 @@ impl<T: Real> Fit for DenseFit<T> {
 mod tests {
     use super::*;
     use crate::adam::Adam;
-    use crate::mlp::{MlpConfig, Parameterization};
+    use crate::dense_net::test_networks::{every_kind, network};
+    use crate::mlp::{Activation, Parameterization};
     use candle_core::DType;
-
-    fn network(activation: Activation, parameterization: Parameterization, dtype: DType) -> Mlp {
-        let config = MlpConfig {
-            activation,
-            parameterization,
-            bias_std: 0.5,
-            dtype,
-            ..MlpConfig::new(3, 24, 2)
-        };
-        let mut net = Mlp::new(config, 7, &Device::Cpu).unwrap();
-        net.set_output_scale(1.7);
-        net
-    }
 
     fn observations(dtype: DType) -> Observations {
         let device = Device::Cpu;
@@ -386,49 +293,48 @@ mod tests {
         for dtype in [DType::F64, DType::F32] {
             let bound = if dtype == DType::F64 { 1e-12 } else { 1e-5 };
             let data = observations(dtype);
-            for activation in [
-                Activation::Relu,
-                Activation::Tanh,
-                Activation::Sin,
-                Activation::Softplus,
-            ] {
-                for parameterization in [Parameterization::Ntk, Parameterization::HeZeroLast] {
-                    let net = network(activation, parameterization, dtype);
-                    for subset in [Some(&batch[..]), None] {
-                        let (points, values) = match subset {
-                            Some(index) => {
-                                let index = Tensor::new(index, &Device::Cpu).unwrap();
-                                (
-                                    data.points.index_select(&index, 0).unwrap(),
-                                    data.values.index_select(&index, 0).unwrap(),
-                                )
-                            }
-                            None => (data.points.clone(), data.values.clone()),
-                        };
-                        let (loss, grads) = net.misfit_gradients(&points, &values).unwrap();
-                        let grads: Vec<Tensor> = net
-                            .vars()
-                            .iter()
-                            .map(|v| grads.get(v.as_tensor()).unwrap().clone())
-                            .collect();
-                        let check = |fit: &mut dyn FnMut() -> (f64, f64)| {
-                            let (value, gap) = fit();
-                            assert!((value - loss).abs() <= bound * loss, "{activation:?} {parameterization:?} {dtype:?}: loss {value} vs {loss}");
-                            assert!(gap <= bound, "{activation:?} {parameterization:?} {dtype:?}: gradient off by {gap}");
-                        };
-                        if dtype == DType::F64 {
-                            let mut fit = DenseFit::<f64>::new(&net, &data, 1e-3, 0.0).unwrap();
-                            check(&mut || {
-                                let value = fit.misfit_gradient(subset);
-                                (value, relative_gap(&fit.grad, &grads))
-                            });
-                        } else {
-                            let mut fit = DenseFit::<f32>::new(&net, &data, 1e-3, 0.0).unwrap();
-                            check(&mut || {
-                                let value = fit.misfit_gradient(subset);
-                                (value, relative_gap(&fit.grad, &grads))
-                            });
+            for (activation, parameterization) in every_kind() {
+                let net = network(activation, parameterization, dtype, 24);
+                for subset in [Some(&batch[..]), None] {
+                    let (points, values) = match subset {
+                        Some(index) => {
+                            let index = Tensor::new(index, &Device::Cpu).unwrap();
+                            (
+                                data.points.index_select(&index, 0).unwrap(),
+                                data.values.index_select(&index, 0).unwrap(),
+                            )
                         }
+                        None => (data.points.clone(), data.values.clone()),
+                    };
+                    let (loss, grads) = net.misfit_gradients(&points, &values).unwrap();
+                    let grads: Vec<Tensor> = net
+                        .vars()
+                        .iter()
+                        .map(|v| grads.get(v.as_tensor()).unwrap().clone())
+                        .collect();
+                    let check = |fit: &mut dyn FnMut() -> (f64, f64)| {
+                        let (value, gap) = fit();
+                        assert!(
+                            (value - loss).abs() <= bound * loss,
+                            "{activation:?} {parameterization:?} {dtype:?}: loss {value} vs {loss}"
+                        );
+                        assert!(
+                            gap <= bound,
+                            "{activation:?} {parameterization:?} {dtype:?}: gradient off by {gap}"
+                        );
+                    };
+                    if dtype == DType::F64 {
+                        let mut fit = DenseFit::<f64>::new(&net, &data, 1e-3, 0.0).unwrap();
+                        check(&mut || {
+                            let value = fit.misfit_gradient(subset);
+                            (value, relative_gap(&fit.grad, &grads))
+                        });
+                    } else {
+                        let mut fit = DenseFit::<f32>::new(&net, &data, 1e-3, 0.0).unwrap();
+                        check(&mut || {
+                            let value = fit.misfit_gradient(subset);
+                            (value, relative_gap(&fit.grad, &grads))
+                        });
                     }
                 }
             }
@@ -440,7 +346,7 @@ mod tests {
     #[test]
     fn adam_steps_match_the_candle_optimizer() {
         let data = observations(DType::F64);
-        let net = network(Activation::Tanh, Parameterization::Ntk, DType::F64);
+        let net = network(Activation::Tanh, Parameterization::Ntk, DType::F64, 24);
         let mut fit = DenseFit::<f64>::new(&net, &data, 1e-2, 0.05).unwrap();
         let reference = net.deep_copy().unwrap();
         let mut adam = Adam::new(reference.vars(), 1e-2, 0.05).unwrap();
@@ -461,11 +367,11 @@ mod tests {
             .iter()
             .map(|v| v.as_tensor().clone())
             .collect();
-        assert!(relative_gap(&fit.theta, &weights) < 1e-10);
+        assert!(relative_gap(&fit.net.theta, &weights) < 1e-10);
         // Written back, the network predicts what the buffers hold.
         fit.write_back(&net).unwrap();
         let gap = relative_gap(
-            &fit.theta,
+            &fit.net.theta,
             &net.vars()
                 .iter()
                 .map(|v| v.as_tensor().clone())

@@ -9,6 +9,7 @@
 pub mod adam;
 pub mod collocation;
 mod dense_fit;
+pub mod dense_net;
 mod fused;
 pub mod jet;
 pub mod mlp;

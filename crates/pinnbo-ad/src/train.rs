@@ -4,7 +4,8 @@
 //! the same network, data and seed give the same run.
 
 use crate::adam::Adam;
-use crate::dense_fit::{DenseFit, Real};
+use crate::dense_fit::DenseFit;
+use crate::dense_net::Real;
 use crate::mlp::Mlp;
 use crate::residual::Residual;
 use candle_core::backprop::GradStore;

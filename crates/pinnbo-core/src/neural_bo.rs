@@ -7,14 +7,14 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{column, flat_tensor, history_points, minimize, points_tensor, PointsFn};
+use crate::neural::{centred, flat_tensor, history_points, minimize};
 use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use candle_core::DType;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
+use rayon::prelude::*;
 use serde_json::json;
 
 /// How the Thompson sample is drawn.
@@ -109,37 +109,29 @@ impl Strategy for NeuralBo {
                 let flat = domain.candidates(self.config.search.candidates, seed);
                 let net = dynamic.then_some(&posterior.net);
                 let variance = self.surrogate.dual_variances(net, &observed, &flat, d)?;
+                let mean: Vec<f64> = flat
+                    .par_chunks(CHUNK * d)
+                    .flat_map_iter(|chunk| posterior.mean(&centred(chunk)))
+                    .collect();
                 let mut best = (0, f64::INFINITY);
-                for (c, chunk) in flat.chunks(CHUNK * d).enumerate() {
-                    let mean = posterior
-                        .mean(&flat_tensor(chunk, d).map_err(failed)?)
-                        .map_err(failed)?;
-                    for (i, mu) in mean.into_iter().enumerate() {
-                        let at = c * CHUNK + i;
-                        let z: f64 = rng.sample(StandardNormal);
-                        let sample = mu + nu * variance[at].sqrt() * z;
-                        if sample < best.1 {
-                            best = (at, sample);
-                        }
+                for (at, mu) in mean.into_iter().enumerate() {
+                    let z: f64 = rng.sample(StandardNormal);
+                    let sample = mu + nu * variance[at].sqrt() * z;
+                    if sample < best.1 {
+                        best = (at, sample);
                     }
                 }
                 (flat[best.0 * d..(best.0 + 1) * d].to_vec(), best.1)
             }
             Draw::Pathwise => {
-                let epsilon = posterior.draw(nu, rng).map_err(failed)?;
-                let f = |u: &[f64]| {
-                    column(flat_tensor(u, d).and_then(|x| posterior.sample(&epsilon, &x)))
-                };
-                let screen = |u: &[f64]| {
-                    column(flat_tensor(u, d).and_then(|x| posterior.sample_screen(&epsilon, &x)))
-                };
-                let single = self.config.surrogate.dtype == DType::F32;
-                let screen = single.then_some(&screen as &PointsFn);
-                minimize(&f, screen, &domain, self.config.search, rng).map_err(failed)?
+                let drawn = posterior.draw(nu, rng);
+                let f = |u: &[f64]| Ok(posterior.sample(&drawn, &centred(u)));
+                let screen = |u: &[f64]| Ok(posterior.sample_screen(&drawn, &centred(u)));
+                minimize(&f, Some(&screen), &domain, self.config.search, rng).map_err(failed)?
             }
         };
+        let predicted = posterior.mean(&centred(&unit))[0];
         let at = flat_tensor(&unit, d).map_err(failed)?;
-        let predicted = posterior.mean(&at).map_err(failed)?[0];
         let sigma = posterior.std(&at).map_err(failed)?[0];
         Ok(Proposal {
             unit,
@@ -166,8 +158,7 @@ pub(crate) fn objective_mean_at(
 ) -> Result<Vec<f64>, StrategyError> {
     let observed = history_points(history, d).map_err(failed)?;
     let (posterior, standardizer) = surrogate.fit_objective(&observed, history, rng.random())?;
-    let mean = posterior
-        .mean(&points_tensor(points, d).map_err(failed)?)
-        .map_err(failed)?;
+    let flat: Vec<f64> = points.iter().flat_map(|p| centred(p)).collect();
+    let mean = posterior.mean(&flat);
     Ok(mean.iter().map(|m| standardizer.inverse(*m)).collect())
 }

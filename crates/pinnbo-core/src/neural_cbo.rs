@@ -10,12 +10,11 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{column, flat_tensor, history_points, minimize};
+use crate::neural::{centred, flat_tensor, history_points, minimize};
 use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use candle_core::Tensor;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
@@ -65,19 +64,20 @@ impl NeuralCbo {
     }
 }
 
-/// The score of a batch of centred points: EI where every constraint's LCB is ≤ 0, minus
-/// the LCBs' total violation elsewhere.
+/// The score of a batch of unit-cube points (a flat `[n, d]` slice): EI where every
+/// constraint's LCB is ≤ 0, minus the LCBs' total violation elsewhere.
 fn score(
     objective: &Posterior,
     constraints: &[Posterior],
     incumbent: f64,
     beta: f64,
-    x: &Tensor,
+    (unit, d): (&[f64], usize),
 ) -> candle_core::Result<Vec<f64>> {
-    let (mean, std) = (objective.mean(x)?, objective.std(x)?);
+    let (flat, x) = (centred(unit), flat_tensor(unit, d)?);
+    let (mean, std) = (objective.mean(&flat), objective.std(&x)?);
     let mut violation = vec![0.0; mean.len()];
     for c in constraints {
-        let (u, s) = (c.mean(x)?, c.std(x)?);
+        let (u, s) = (c.mean(&flat), c.std(&x)?);
         for (v, (u, s)) in violation.iter_mut().zip(u.iter().zip(&s)) {
             *v += (u - beta * s).max(0.0);
         }
@@ -133,24 +133,28 @@ impl Strategy for NeuralCbo {
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
+        let observed_flat: Vec<f64> = history.iter().flat_map(|o| centred(&o.unit)).collect();
         let incumbent = objective_model
-            .mean(&observed)
-            .map_err(failed)?
+            .mean(&observed_flat)
             .into_iter()
             .fold(f64::INFINITY, f64::min);
         let beta = self.config.beta;
         // `minimize` minimizes: the negated score.
         let negated = |flat: &[f64]| -> candle_core::Result<Vec<f64>> {
-            let x = flat_tensor(flat, d)?;
-            let s = score(&objective_model, &constraint_models, incumbent, beta, &x)?;
+            let s = score(
+                &objective_model,
+                &constraint_models,
+                incumbent,
+                beta,
+                (flat, d),
+            )?;
             Ok(s.into_iter().map(|v| -v).collect())
         };
         let domain = self.config.search.domain(history, d);
         let (unit, lowest) =
             minimize(&negated, None, &domain, self.config.search, rng).map_err(failed)?;
         let best = -lowest;
-        let at = flat_tensor(&unit, d).map_err(failed)?;
-        let predicted = column(objective_model.net.forward(&at)).map_err(failed)?[0];
+        let predicted = objective_model.mean(&centred(&unit))[0];
         Ok(Proposal {
             unit,
             diagnostics: domain.annotate(json!({

@@ -9,10 +9,11 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{column, fit, flat_tensor, minimize, points_tensor};
+use crate::neural::{centred, fit, minimize, points_tensor};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
 use candle_core::Device;
+use pinnbo_ad::dense_net::DenseNet;
 use pinnbo_ad::train::TrainConfig;
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
 use rand::Rng;
@@ -104,7 +105,8 @@ impl Strategy for NeuralGreedy {
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
         let domain = c.search.domain(history, d);
-        let f = |u: &[f64]| column(flat_tensor(u, d).and_then(|x| net.forward(&x)));
+        let dense = DenseNet::new(&net).map_err(failed)?;
+        let f = |u: &[f64]| Ok(dense.forward(&centred(u)));
         let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).map_err(failed)?;
         Ok(Proposal {
             unit,

@@ -21,6 +21,7 @@ use crate::space::Standardizer;
 use crate::strategy::{Observed, StrategyError};
 use candle_core::{DType, Device, Tensor};
 use faer::Mat;
+use pinnbo_ad::dense_net::DenseNet;
 use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::train::{TrainConfig, TrainReport};
@@ -52,7 +53,7 @@ pub struct SurrogateConfig {
     pub min_steps: usize,
     pub lr: f64,
     pub features: Features,
-    /// F32: training and the candidates' screening in single precision (the variance, the
+    /// F32: training in single precision (the candidates' screening always is; the variance, the
     /// refinement and the final comparison stay in double).
     pub dtype: DType,
 }
@@ -101,6 +102,9 @@ pub struct NeuralSurrogate {
     /// The network at θ0: rebuilt identically from the run's seed on every construction,
     /// so steps (and resumed runs) start from the same weights.
     initial: Mlp,
+    /// θ0 on flat buffers for evaluating draws, in double and single precision.
+    dense_initial: DenseNet,
+    single_initial: DenseNet,
     /// The mean prior variance `|g(x)|² / m` over 1024 Sobol points: σ² is divided by it,
     /// so that exploration is on the standardized data's scale (docs/ARCHITECTURE.md).
     prior: f64,
@@ -121,8 +125,9 @@ pub struct Posterior<'a> {
     surrogate: &'a NeuralSurrogate,
     /// The network at θ_t: the posterior mean.
     pub net: Mlp,
-    /// With single precision: the trained network and θ0 in f32, for screening.
-    single: Option<(Mlp, Mlp)>,
+    /// `net` on flat buffers, in double precision and in single (for screening).
+    dense: DenseNet,
+    single: DenseNet,
     /// `U = λ I + GᵀG/m` over the static features, factored.
     u: Spd,
     pub report: TrainReport,
@@ -136,8 +141,12 @@ impl NeuralSurrogate {
         seed: u64,
     ) -> Result<NeuralSurrogate, StrategyError> {
         let initial = network(&config, dim, seed).map_err(failed)?;
+        let single_initial =
+            DenseNet::new(&initial.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
         let mut surrogate = NeuralSurrogate {
             config,
+            dense_initial: DenseNet::new(&initial).map_err(failed)?,
+            single_initial,
             initial,
             prior: 1.0,
         };
@@ -209,18 +218,11 @@ impl NeuralSurrogate {
             batch: self.config.batch,
             shuffle_seed,
         };
-        let (net, single) = if self.config.dtype == DType::F32 {
-            let initial = self.initial.to_dtype(DType::F32).map_err(failed)?;
-            let (trained, report) = fit(&initial, observed, y, &training).map_err(failed)?;
-            let net = trained.to_dtype(DType::F64).map_err(failed)?;
-            ((net, report), Some((trained, initial)))
-        } else {
-            (
-                fit(&self.initial, observed, y, &training).map_err(failed)?,
-                None,
-            )
-        };
-        let (net, report) = net;
+        let initial = self.initial.to_dtype(self.config.dtype).map_err(failed)?;
+        let (trained, report) = fit(&initial, observed, y, &training).map_err(failed)?;
+        let single =
+            DenseNet::new(&trained.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
+        let net = trained.to_dtype(DType::F64).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let g = self.static_features(observed).map_err(failed)?;
         let mut u = to_mat(&g.t().and_then(|t| t.matmul(&g)).map_err(failed)?)?;
@@ -233,6 +235,7 @@ impl NeuralSurrogate {
         }
         Ok(Posterior {
             surrogate: self,
+            dense: DenseNet::new(&net).map_err(failed)?,
             net,
             single,
             u: Spd::new(&u, "U").map_err(failed)?,
@@ -315,9 +318,9 @@ impl NeuralSurrogate {
 }
 
 impl Posterior<'_> {
-    /// The trained network's predictions at centred points.
-    pub fn mean(&self, x: &Tensor) -> candle_core::Result<Vec<f64>> {
-        column(self.net.forward(x))
+    /// The trained network's predictions at centred points (rows of a flat `[n, d]` slice).
+    pub fn mean(&self, x: &[f64]) -> Vec<f64> {
+        self.dense.forward(x)
     }
 
     /// σ(x) of the static features by the primal form, `sqrt(λ |L⁻¹ g|² / m)`, divided by
@@ -337,8 +340,8 @@ impl Posterior<'_> {
 
     /// One weight-space draw ε of the linearized output layer, so that `g(x)ᵀ ε` has the
     /// variance of [`Posterior::std`]² times `scale²`: with `U = L Lᵀ`, ε = U⁻¹ L z has
-    /// covariance U⁻¹. `[m + 1, 1]`.
-    pub fn draw(&self, scale: f64, rng: &mut ChaCha8Rng) -> candle_core::Result<Tensor> {
+    /// covariance U⁻¹.
+    pub fn draw(&self, scale: f64, rng: &mut ChaCha8Rng) -> Perturbation {
         let s = self.surrogate;
         let l = self.u.lower_factor();
         let p = l.nrows();
@@ -348,36 +351,51 @@ impl Posterior<'_> {
             .collect();
         let factor = scale * (s.config.lambda / (s.m() * s.prior)).sqrt();
         let epsilon: Vec<f64> = self.u.solve(&lz).iter().map(|e| e * factor).collect();
-        Tensor::from_vec(epsilon, (p, 1), &Device::Cpu)
+        // g(x) = [c φ(x), s]: ε as a readout of θ0's last hidden layer.
+        let (initial, m) = (&s.initial, p - 1);
+        let weight = initial.output_layer_factor();
+        Perturbation {
+            weights: epsilon[..m].iter().map(|e| e * weight).collect(),
+            bias: epsilon[m] * initial.output_scale(),
+        }
+    }
+
+    /// `g(x)ᵀ ε` at centred points: the drawn deviation from the mean.
+    pub fn deviation(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
+        let initial = &self.surrogate.dense_initial;
+        initial.project(x, &drawn.weights, drawn.bias)
     }
 
     /// `h(x; θ_t) + g(x)ᵀ ε` at centred points: a drawn function.
-    pub fn sample(&self, epsilon: &Tensor, x: &Tensor) -> candle_core::Result<Tensor> {
-        self.net.forward(x)? + static_projection(&self.surrogate.initial, x, epsilon)?
+    pub fn sample(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
+        added(self.mean(x), self.deviation(drawn, x))
     }
 
-    /// [`Posterior::sample`] in single precision when the surrogate trains in it (else the
-    /// same), for ranking many candidates.
-    pub fn sample_screen(&self, epsilon: &Tensor, x: &Tensor) -> candle_core::Result<Tensor> {
-        match &self.single {
-            None => self.sample(epsilon, x),
-            Some((net, initial)) => {
-                let (x, e) = (x.to_dtype(DType::F32)?, epsilon.to_dtype(DType::F32)?);
-                let s = (net.forward(&x)? + static_projection(initial, &x, &e)?)?;
-                s.to_dtype(DType::F64)
-            }
-        }
+    /// [`Posterior::sample`] in single precision, for ranking many candidates: twice the
+    /// double-precision rate, and rounding far below the differences that decide a ranking
+    /// (the best few are then scored in double).
+    pub fn sample_screen(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
+        let initial = &self.surrogate.single_initial;
+        added(
+            self.single.forward(x),
+            initial.project(x, &drawn.weights, drawn.bias),
+        )
     }
 }
 
-/// `g(x)ᵀ ε` for the static features of `initial` without forming g (`[N, m + 1]`, a copy
-/// of every candidate's hidden layer): `c φ(x)ᵀ ε_w + s ε_b`.
-fn static_projection(initial: &Mlp, x: &Tensor, epsilon: &Tensor) -> candle_core::Result<Tensor> {
-    let m = epsilon.dim(0)? - 1;
-    let weights = epsilon.narrow(0, 0, m)?;
-    let bias = (epsilon.narrow(0, m, 1)? * initial.output_scale())?;
-    (initial.last_hidden(x)?.matmul(&weights)? * initial.output_layer_factor())?
-        .broadcast_add(&bias)
+fn added(mut a: Vec<f64>, b: Vec<f64>) -> Vec<f64> {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x += y;
+    }
+    a
+}
+
+/// A weight-space draw ε of the linearized model as a readout of θ0's last hidden layer:
+/// `g(x)ᵀ ε = φ0(x)ᵀ weights + bias`.
+#[derive(Clone, Debug)]
+pub struct Perturbation {
+    weights: Vec<f64>,
+    bias: f64,
 }
 
 /// Static features of `initial` (at θ0) at `x`, in the network's precision.
@@ -531,7 +549,8 @@ mod tests {
     }
 
     /// A pathwise draw has the posterior's marginal variance: the empirical variance of
-    /// `g(x)ᵀ ε` over 4000 draws is within 10% of σ²(x).
+    /// `g(x)ᵀ ε` (evaluated as a readout of θ0's dense last hidden layer) over 4000 draws is
+    /// within 10% of σ²(x) (computed from the candle features).
     #[test]
     fn pathwise_draws_have_the_posterior_variance() {
         let config = SurrogateConfig {
@@ -544,13 +563,13 @@ mod tests {
         let posterior = s.fit(&xo, vec![0.3, -1.0, 0.7], 1).unwrap();
         let xq = points_tensor(&rows(&QUERIES), 2).unwrap();
         let std = posterior.std(&xq).unwrap();
-        let g = s.static_features(&xq).unwrap();
+        let centred: Vec<f64> = column(Ok(xq)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
         let n = 4000;
         let mut second = vec![0.0; QUERIES.len()];
         for _ in 0..n {
-            let e = posterior.draw(2.0, &mut rng).unwrap();
-            let v = column(g.matmul(&e)).unwrap();
+            let e = posterior.draw(2.0, &mut rng);
+            let v = posterior.deviation(&e, &centred);
             for (acc, x) in second.iter_mut().zip(v) {
                 *acc += x * x / n as f64;
             }
