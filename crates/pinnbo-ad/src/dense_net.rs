@@ -193,7 +193,11 @@ const BLOCK: usize = 256;
 /// precision (f32 or f64; inputs and results are f64). Single-threaded: callers parallelize
 /// over batches of points.
 #[derive(Clone, Debug)]
-pub struct DenseNet(Precision);
+pub struct DenseNet {
+    layers: Precision,
+    /// The output layer as a readout of the last hidden layer, `h = φᵀ w + c`.
+    readout: (Vec<f64>, f64),
+}
 
 #[derive(Clone, Debug)]
 enum Precision {
@@ -204,40 +208,33 @@ enum Precision {
 impl DenseNet {
     /// A copy of `net`'s current weights (f32 or f64).
     pub fn new(net: &Mlp) -> Result<DenseNet> {
-        Ok(DenseNet(match net.config().dtype {
-            DType::F32 => Precision::F32(DenseLayers::of(net)?),
-            DType::F64 => Precision::F64(DenseLayers::of(net)?),
+        let (layers, readout) = match net.config().dtype {
+            DType::F32 => {
+                let layers = DenseLayers::<f32>::of(net)?;
+                let readout = layers.readout();
+                (Precision::F32(layers), readout)
+            }
+            DType::F64 => {
+                let layers = DenseLayers::<f64>::of(net)?;
+                let readout = layers.readout();
+                (Precision::F64(layers), readout)
+            }
             other => candle_core::bail!("dense networks are f32 or f64, not {other:?}"),
-        }))
-    }
-
-    /// The number of inputs per point.
-    pub fn inputs(&self) -> usize {
-        match &self.0 {
-            Precision::F32(n) => n.inputs,
-            Precision::F64(n) => n.inputs,
-        }
+        };
+        Ok(DenseNet { layers, readout })
     }
 
     /// h at the rows of `points` (`[n, inputs]`, row-major), as [`Mlp::forward`] computes it.
     pub fn forward(&self, points: &[f64]) -> Vec<f64> {
-        match &self.0 {
-            Precision::F32(n) => {
-                let (w, c) = n.readout();
-                n.project(points, &w, c)
-            }
-            Precision::F64(n) => {
-                let (w, c) = n.readout();
-                n.project(points, &w, c)
-            }
-        }
+        let (w, c) = &self.readout;
+        self.project(points, w, *c)
     }
 
     /// `φ(x)ᵀ w + c` at the rows of `points`, with φ the last hidden layer's activations
     /// ([`Mlp::last_hidden`]) and `w` one weight per hidden unit: a linear readout other
     /// than the network's own.
     pub fn project(&self, points: &[f64], w: &[f64], c: f64) -> Vec<f64> {
-        match &self.0 {
+        match &self.layers {
             Precision::F32(n) => n.project(points, w, c),
             Precision::F64(n) => n.project(points, w, c),
         }

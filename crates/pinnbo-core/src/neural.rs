@@ -23,8 +23,15 @@ pub(crate) fn points_tensor(rows: &[Vec<f64>], d: usize) -> Result<Tensor> {
 
 /// The observed points of `history` as a centred `[t, d]` tensor.
 pub(crate) fn history_points(history: &[Observed], d: usize) -> Result<Tensor> {
-    let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
-    flat_tensor(&flat, d)
+    flat_tensor(&history_units(history), d)
+}
+
+/// The observed points of `history`, unit-cube rows of a flat `[t, d]` slice.
+pub(crate) fn history_units(history: &[Observed]) -> Vec<f64> {
+    history
+        .iter()
+        .flat_map(|o| o.unit.iter().copied())
+        .collect()
 }
 
 /// Unit-cube points (a flat `[n, d]` slice) as a centred tensor.
@@ -39,15 +46,14 @@ pub(crate) fn column(t: Result<Tensor>) -> Result<Vec<f64>> {
         .to_vec1()
 }
 
-/// A copy of `initial` trained on `(x, y)`; `initial` itself is untouched.
+/// `net` (a network the caller owns, such as a copy of θ0) trained on `(x, y)`.
 pub(crate) fn fit(
-    initial: &Mlp,
+    net: Mlp,
     x: &Tensor,
     y: Vec<f64>,
     config: &TrainConfig,
 ) -> Result<(Mlp, TrainReport)> {
-    let net = initial.deep_copy()?;
-    let (n, dtype) = (y.len(), initial.config().dtype);
+    let (n, dtype) = (y.len(), net.config().dtype);
     let data = Observations {
         points: x.to_dtype(dtype)?,
         values: Tensor::from_vec(y, n, &Device::Cpu)?.to_dtype(dtype)?,

@@ -158,7 +158,6 @@ pub(crate) fn objective_mean_at(
 ) -> Result<Vec<f64>, StrategyError> {
     let observed = history_points(history, d).map_err(failed)?;
     let (posterior, standardizer) = surrogate.fit_objective(&observed, history, rng.random())?;
-    let flat: Vec<f64> = points.iter().flat_map(|p| centred(p)).collect();
-    let mean = posterior.mean(&flat);
+    let mean = posterior.mean(&centred(&points.concat()));
     Ok(mean.iter().map(|m| standardizer.inverse(*m)).collect())
 }

@@ -10,7 +10,7 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{centred, flat_tensor, history_points, minimize};
+use crate::neural::{centred, flat_tensor, history_points, history_units, minimize};
 use crate::neural_bo::objective_mean_at;
 use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
@@ -133,9 +133,8 @@ impl Strategy for NeuralCbo {
         }
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let observed_flat: Vec<f64> = history.iter().flat_map(|o| centred(&o.unit)).collect();
         let incumbent = objective_model
-            .mean(&observed_flat)
+            .mean(&centred(&history_units(history)))
             .into_iter()
             .fold(f64::INFINITY, f64::min);
         let beta = self.config.beta;

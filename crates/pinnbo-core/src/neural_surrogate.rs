@@ -219,7 +219,7 @@ impl NeuralSurrogate {
             shuffle_seed,
         };
         let initial = self.initial.to_dtype(self.config.dtype).map_err(failed)?;
-        let (trained, report) = fit(&initial, observed, y, &training).map_err(failed)?;
+        let (trained, report) = fit(initial, observed, y, &training).map_err(failed)?;
         let single =
             DenseNet::new(&trained.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
         let net = trained.to_dtype(DType::F64).map_err(failed)?;
@@ -362,32 +362,20 @@ impl Posterior<'_> {
 
     /// `g(x)ᵀ ε` at centred points: the drawn deviation from the mean.
     pub fn deviation(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
-        let initial = &self.surrogate.dense_initial;
-        initial.project(x, &drawn.weights, drawn.bias)
+        drawn.at(&self.surrogate.dense_initial, x)
     }
 
     /// `h(x; θ_t) + g(x)ᵀ ε` at centred points: a drawn function.
     pub fn sample(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
-        added(self.mean(x), self.deviation(drawn, x))
+        drawn.added_to(&self.dense, &self.surrogate.dense_initial, x)
     }
 
     /// [`Posterior::sample`] in single precision, for ranking many candidates: twice the
     /// double-precision rate, and rounding far below the differences that decide a ranking
     /// (the best few are then scored in double).
     pub fn sample_screen(&self, drawn: &Perturbation, x: &[f64]) -> Vec<f64> {
-        let initial = &self.surrogate.single_initial;
-        added(
-            self.single.forward(x),
-            initial.project(x, &drawn.weights, drawn.bias),
-        )
+        drawn.added_to(&self.single, &self.surrogate.single_initial, x)
     }
-}
-
-fn added(mut a: Vec<f64>, b: Vec<f64>) -> Vec<f64> {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x += y;
-    }
-    a
 }
 
 /// A weight-space draw ε of the linearized model as a readout of θ0's last hidden layer:
@@ -396,6 +384,22 @@ fn added(mut a: Vec<f64>, b: Vec<f64>) -> Vec<f64> {
 pub struct Perturbation {
     weights: Vec<f64>,
     bias: f64,
+}
+
+impl Perturbation {
+    /// `g(x)ᵀ ε` with φ0 from `initial` (θ0 in some precision).
+    fn at(&self, initial: &DenseNet, x: &[f64]) -> Vec<f64> {
+        initial.project(x, &self.weights, self.bias)
+    }
+
+    /// `h(x) + g(x)ᵀ ε` for the trained `net` and θ0 `initial` in one precision.
+    fn added_to(&self, net: &DenseNet, initial: &DenseNet, x: &[f64]) -> Vec<f64> {
+        let mut values = net.forward(x);
+        for (v, e) in values.iter_mut().zip(self.at(initial, x)) {
+            *v += e;
+        }
+        values
+    }
 }
 
 /// Static features of `initial` (at θ0) at `x`, in the network's precision.
