@@ -182,12 +182,37 @@ fn pinn_bo_runs_a_seeded_deterministic_optimization_that_improves() {
 /// A slow command oracle, so that the process can be killed between evaluations.
 const SLOW: &str =
     "problem \"slow\"\nvar x1 in [0, 1], x2 in [0, 1]\nfield f(x1, x2)\nminimize f\n\
-    oracle command \"./slow.sh {x1} {x2}\"\nbudget 10, init 3 sobol\nmethod gp-ei\n";
+    oracle command \"./slow.sh {x1} {x2}\"\nbudget 10, init 3 sobol\n";
 const SLOW_SH: &str = "#!/bin/sh\nsleep 0.15\nawk -v a=\"$1\" -v b=\"$2\" 'BEGIN { print (a - 0.3)^2 + (b - 0.6)^2 }'\n";
 
 #[test]
 fn a_killed_run_resumes_to_the_same_trajectory_with_nothing_lost_or_repeated() {
-    let dir = scratch("solve-resume", SLOW, &[("slow.sh", SLOW_SH)]);
+    killed_and_resumed("solve-resume", "method gp-ei\n");
+}
+
+/// NeuralBO warm-started from the previous step's network: a stateful strategy whose
+/// network is saved with the journal and read back on resume.
+#[test]
+fn a_killed_warm_started_run_resumes_to_the_same_trajectory() {
+    killed_and_resumed(
+        "solve-resume-warm",
+        "method neural-bo { width 16, steps 20, start previous, warm_steps 5, candidates 64 }\n",
+    );
+    let saved: Vec<String> = std::fs::read_dir(
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join("solve-resume-warm/cut/strategy"),
+    )
+    .unwrap()
+    .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+    .collect();
+    assert!(
+        saved.contains(&"after-9.bin".to_string()) && saved.len() == 2,
+        "{saved:?}"
+    );
+}
+
+fn killed_and_resumed(name: &str, method: &str) {
+    let problem = format!("{SLOW}{method}");
+    let dir = scratch(name, &problem, &[("slow.sh", SLOW_SH)]);
     let solve = |extra: &[&str]| {
         let mut args = vec![
             "solve",

@@ -40,12 +40,30 @@ impl Adam {
     /// Adam over `vars` with learning rate `lr` and the pull `anchor · ||θ − θ0||²` (θ0 the
     /// values now; 0 for none).
     pub fn new(vars: Vec<Var>, lr: f64, anchor: f64) -> Result<Adam> {
+        let at = vars.clone();
+        Adam::toward(vars, &at, lr, anchor)
+    }
+
+    /// As [`Adam::new`], with θ0 the values of `anchor_at` (one per var, same shapes): a
+    /// warm start from other weights still pulls toward the initial ones.
+    pub fn toward(vars: Vec<Var>, anchor_at: &[Var], lr: f64, anchor: f64) -> Result<Adam> {
+        if anchor_at.len() != vars.len() {
+            candle_core::bail!(
+                "{} anchor tensors for {} variables",
+                anchor_at.len(),
+                vars.len()
+            );
+        }
         let slots = vars
             .into_iter()
-            .map(|var| {
+            .zip(anchor_at)
+            .map(|(var, at)| {
                 let n = var.elem_count();
+                if at.shape() != var.shape() {
+                    candle_core::bail!("anchor {:?} for a variable {:?}", at.shape(), var.shape());
+                }
                 let start = if anchor > 0.0 {
-                    var.as_tensor()
+                    at.as_tensor()
                         .flatten_all()?
                         .to_dtype(candle_core::DType::F64)?
                         .to_vec1()?

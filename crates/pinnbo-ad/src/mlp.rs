@@ -218,6 +218,34 @@ impl Mlp {
             .collect()
     }
 
+    /// Every weight and bias in the order of [`Mlp::vars`], as f64 (exact for f32 too).
+    pub fn flat_weights(&self) -> Result<Vec<f64>> {
+        let mut flat = Vec::with_capacity(self.parameter_count());
+        for var in self.vars() {
+            flat.extend(var.flatten_all()?.to_dtype(DType::F64)?.to_vec1::<f64>()?);
+        }
+        Ok(flat)
+    }
+
+    /// Sets the weights from [`Mlp::flat_weights`]' layout, rounded to the network's dtype.
+    pub fn set_flat_weights(&self, flat: &[f64]) -> Result<()> {
+        if flat.len() != self.parameter_count() {
+            candle_core::bail!(
+                "{} weights for a network of {}",
+                flat.len(),
+                self.parameter_count()
+            );
+        }
+        let mut rest = flat;
+        for var in self.vars() {
+            let (now, next) = rest.split_at(var.elem_count());
+            let values = Tensor::from_slice(now, var.shape(), var.device())?;
+            var.set(&values.to_dtype(var.dtype())?)?;
+            rest = next;
+        }
+        Ok(())
+    }
+
     /// Each affine layer's weight `[out, in]`, bias `[out]` and the factor on `W x`, input
     /// layer first.
     pub(crate) fn layer_parts(&self) -> impl Iterator<Item = (&Var, &Var, f64)> {

@@ -209,20 +209,32 @@ pub fn train(
     terms: &[ResidualTerm],
     config: &TrainConfig,
 ) -> Result<TrainReport> {
+    train_toward(net, net, data, terms, config)
+}
+
+/// [`train`] with the anchor pulling toward `anchor_at`'s weights rather than `net`'s own
+/// at the start: a warm start from earlier weights that keeps the same loss.
+pub fn train_toward(
+    net: &Mlp,
+    anchor_at: &Mlp,
+    data: Option<&Observations>,
+    terms: &[ResidualTerm],
+    config: &TrainConfig,
+) -> Result<TrainReport> {
     let n = data.map(|d| d.values.dim(0)).transpose()?;
     if let (Some(d), true) = (data, terms.is_empty()) {
         if DenseFit::<f64>::supports(net, d) {
-            return train_dense::<f64>(net, d, n, config);
+            return train_dense::<f64>(net, anchor_at, d, n, config);
         }
         if DenseFit::<f32>::supports(net, d) {
-            return train_dense::<f32>(net, d, n, config);
+            return train_dense::<f32>(net, anchor_at, d, n, config);
         }
     }
     let mut fit = GraphFit {
         net,
         data,
         terms,
-        adam: Adam::new(net.vars(), config.lr, config.anchor)?,
+        adam: Adam::toward(net.vars(), &anchor_at.vars(), config.lr, config.anchor)?,
         grads: None,
     };
     run_epochs(&mut fit, n, config)
@@ -230,11 +242,12 @@ pub fn train(
 
 fn train_dense<T: Real>(
     net: &Mlp,
+    anchor_at: &Mlp,
     data: &Observations,
     n: Option<usize>,
     config: &TrainConfig,
 ) -> Result<TrainReport> {
-    let mut fit = DenseFit::<T>::new(net, data, config.lr, config.anchor)?;
+    let mut fit = DenseFit::<T>::new(net, anchor_at, data, config.lr, config.anchor)?;
     let report = run_epochs(&mut fit, n, config)?;
     fit.write_back(net)?;
     Ok(report)
@@ -308,7 +321,51 @@ fn run_epochs<F: Fit>(fit: &mut F, n: Option<usize>, config: &TrainConfig) -> Re
 mod tests {
     use super::*;
     use crate::mlp::MlpConfig;
+    use approx::assert_relative_eq;
     use candle_core::Device;
+
+    /// A warm start pulls toward the anchor network, not toward where it started: with a
+    /// learning rate of zero the reported loss is the misfit plus `a ||θ_warm − θ0||²`, on
+    /// the flat buffers (via `train_toward`) and through candle (`Adam::toward`).
+    #[test]
+    fn a_warm_start_is_anchored_at_the_initial_weights() -> Result<()> {
+        let device = Device::Cpu;
+        let config = MlpConfig::new(2, 8, 2);
+        let initial = Mlp::new(config.clone(), 3, &device)?;
+        let warm = Mlp::new(config.clone(), 4, &device)?;
+        let xs: Vec<f64> = (0..20).map(|i| (i as f64 * 0.37).sin()).collect();
+        let data = Observations {
+            points: Tensor::from_vec(xs.clone(), (10, 2), &device)?,
+            values: Tensor::from_vec(xs[..10].to_vec(), 10, &device)?,
+        };
+        let anchor = 0.5;
+        let mut distance = 0.0;
+        for (w, w0) in warm.vars().iter().zip(initial.vars()) {
+            let diff = (w.as_tensor() - w0.as_tensor())?;
+            distance += diff.sqr()?.sum_all()?.to_scalar::<f64>()?;
+        }
+        assert!(distance > 1.0, "the two networks should differ: {distance}");
+        let misfit = loss(&warm, Some(&data), &[])?.to_scalar::<f64>()?;
+        let expected = misfit + anchor * distance;
+
+        let still = TrainConfig {
+            epochs: 1,
+            lr: 0.0,
+            anchor,
+            patience: usize::MAX,
+            ..TrainConfig::default()
+        };
+        let report = train_toward(&warm, &initial, Some(&data), &[], &still)?;
+        assert_relative_eq!(report.final_loss, expected, max_relative = 1e-12);
+
+        let mut adam = Adam::toward(warm.vars(), &initial.vars(), 0.0, anchor)?;
+        let pull = adam.backward_step(&loss(&warm, Some(&data), &[])?)?;
+        assert_relative_eq!(pull, anchor * distance, max_relative = 1e-12);
+        // Anchored at itself, the same start has nothing to pull.
+        let mut own = Adam::new(warm.vars(), 0.0, anchor)?;
+        assert_eq!(own.backward_step(&loss(&warm, Some(&data), &[])?)?, 0.0);
+        Ok(())
+    }
 
     /// Too large a learning rate: Adam jumps out of the fit. Early stopping must hand back
     /// the best weights it saw, and say so.

@@ -25,6 +25,7 @@ pub mod pinn_bo;
 pub mod run;
 pub mod space;
 pub mod strategy;
+mod strategy_state;
 pub mod trust_region;
 
 pub use builder::{BuildError, Optimization};

@@ -3,7 +3,7 @@
 use crate::acquisition::Search;
 use crate::gp::Kernel;
 use crate::gp_bo::{GpAcquisition, GpBo};
-use crate::neural_bo::{Draw, NeuralBo, NeuralBoConfig};
+use crate::neural_bo::{Draw, NeuralBo, NeuralBoConfig, Start};
 use crate::neural_cbo::{NeuralCbo, NeuralCboConfig};
 use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::neural_surrogate::{Features, SurrogateConfig};
@@ -151,6 +151,12 @@ pub fn strategy_with(
                     Some(_) => Draw::Pathwise,
                     None => defaults.draw,
                 },
+                start: match settings.name("start") {
+                    Some("previous") => Start::Previous,
+                    Some(_) => Start::Initial,
+                    None => defaults.start,
+                },
+                warm_steps: int("warm_steps", defaults.warm_steps),
             };
             Box::new(NeuralBo::new(config, problem.dim(), seed ^ NEURAL_SEED).map_err(|e| e.0)?)
         }

@@ -1,16 +1,19 @@
 //! NeuralBO: Thompson sampling with a neural network's tangent features (ALGORITHMS.md §2).
 //!
-//! Each step trains the surrogate (`neural_surrogate`) from θ0 on all observations and
-//! draws `f̃(x) ~ N(h(x; θ_t), ν² σ²(x))`, proposing its minimizer. The paper draws
+//! Each step trains the surrogate (`neural_surrogate`) on all observations, from θ0 (the
+//! papers') or warm from the previous step's network for a few steps, and draws `f̃(x) ~ N(h(x; θ_t), ν² σ²(x))`, proposing its minimizer. The paper draws
 //! independently at each point of a candidate set; the default draws one function (a
 //! weight-space sample of the linearized model, with the same marginals), which can be
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{centred, flat_tensor, history_points, minimize};
-use crate::neural_surrogate::{Features, NeuralSurrogate, SurrogateConfig, CHUNK};
+use crate::neural::{
+    centred, flat_tensor, history_points, minimize, network_bytes, network_from_bytes,
+};
+use crate::neural_surrogate::{Features, FitStart, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::space::Space;
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use pinnbo_ad::Mlp;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -27,6 +30,16 @@ pub enum Draw {
     Independent,
 }
 
+/// Where each step's training starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// θ0, for the whole schedule (the papers').
+    Initial,
+    /// The previous step's trained network, for `warm_steps` Adam steps. The loss (its pull
+    /// toward θ0 included) is the same; the cost per step no longer grows with t.
+    Previous,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeuralBoConfig {
     pub surrogate: SurrogateConfig,
@@ -35,6 +48,9 @@ pub struct NeuralBoConfig {
     /// never are).
     pub search: Search,
     pub draw: Draw,
+    pub start: Start,
+    /// Adam steps of a warm start (whole epochs, so at least one epoch).
+    pub warm_steps: usize,
 }
 
 impl Default for NeuralBoConfig {
@@ -47,6 +63,8 @@ impl Default for NeuralBoConfig {
                 ..Search::default()
             },
             draw: Draw::Pathwise,
+            start: Start::Initial,
+            warm_steps: 100,
         }
     }
 }
@@ -54,6 +72,8 @@ impl Default for NeuralBoConfig {
 pub struct NeuralBo {
     pub config: NeuralBoConfig,
     surrogate: NeuralSurrogate,
+    /// The last proposal's trained network (f64), where a warm start begins.
+    previous: Option<Mlp>,
 }
 
 fn failed(e: impl std::fmt::Display) -> StrategyError {
@@ -63,7 +83,22 @@ fn failed(e: impl std::fmt::Display) -> StrategyError {
 impl NeuralBo {
     pub fn new(config: NeuralBoConfig, dim: usize, seed: u64) -> Result<NeuralBo, StrategyError> {
         let surrogate = NeuralSurrogate::new(config.surrogate.clone(), dim, seed)?;
-        Ok(NeuralBo { config, surrogate })
+        Ok(NeuralBo {
+            config,
+            surrogate,
+            previous: None,
+        })
+    }
+
+    /// Where the next fit starts.
+    fn start(&self) -> FitStart<'_> {
+        match (&self.previous, self.config.start) {
+            (Some(net), Start::Previous) => FitStart::Warm {
+                net,
+                steps: self.config.warm_steps,
+            },
+            _ => FitStart::Initial,
+        }
     }
 }
 
@@ -79,8 +114,34 @@ impl Strategy for NeuralBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let mean = objective_mean_at(&self.surrogate, space.dim(), history, points, rng)?;
+        let mean = objective_mean_at(
+            &self.surrogate,
+            self.start(),
+            space.dim(),
+            history,
+            points,
+            rng,
+        )?;
         Ok(Some(mean))
+    }
+
+    fn state(&self) -> Option<Vec<u8>> {
+        match (&self.previous, self.config.start) {
+            // A network that cannot be read back is saved as nothing: resuming then says so.
+            (Some(net), Start::Previous) => network_bytes(net).ok(),
+            _ => None,
+        }
+    }
+
+    fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        if self.config.start != Start::Previous {
+            return Ok(());
+        }
+        let bytes = saved.ok_or_else(|| {
+            failed("the network saved after the last proposal is missing, so a warm start cannot resume where it stopped")
+        })?;
+        self.previous = Some(network_from_bytes(self.surrogate.initial(), &bytes).map_err(failed)?);
+        Ok(())
     }
 
     fn propose(
@@ -93,7 +154,7 @@ impl Strategy for NeuralBo {
         let observed = history_points(history, d).map_err(failed)?;
         let (posterior, standardizer) =
             self.surrogate
-                .fit_objective(&observed, history, rng.random())?;
+                .fit_objective(self.start(), &observed, history, rng.random())?;
         let clock = std::time::Instant::now();
         let nu = self.config.nu;
         let dynamic = self.config.surrogate.features == Features::Dynamic;
@@ -133,15 +194,23 @@ impl Strategy for NeuralBo {
         let predicted = posterior.mean(&centred(&unit))[0];
         let at = flat_tensor(&unit, d).map_err(failed)?;
         let sigma = posterior.std(&at).map_err(failed)?[0];
+        let (loss, epochs, train_seconds) = (
+            posterior.report.final_loss,
+            posterior.report.epochs,
+            posterior.train_seconds,
+        );
+        if self.config.start == Start::Previous {
+            self.previous = Some(posterior.net);
+        }
         Ok(Proposal {
             unit,
             diagnostics: domain.annotate(json!({
                 "sample": standardizer.inverse(sample),
                 "predicted": standardizer.inverse(predicted),
                 "sigma": sigma * standardizer.std,
-                "train_loss": posterior.report.final_loss,
-                "epochs": posterior.report.epochs,
-                "train_seconds": posterior.train_seconds,
+                "train_loss": loss,
+                "epochs": epochs,
+                "train_seconds": train_seconds,
                 "acquisition_seconds": clock.elapsed().as_secs_f64(),
             })),
         })
@@ -151,13 +220,15 @@ impl Strategy for NeuralBo {
 /// A surrogate's mean of the objective at unit-cube `points` after fitting it to `history`.
 pub(crate) fn objective_mean_at(
     surrogate: &NeuralSurrogate,
+    start: FitStart,
     d: usize,
     history: &[Observed],
     points: &[Vec<f64>],
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<f64>, StrategyError> {
     let observed = history_points(history, d).map_err(failed)?;
-    let (posterior, standardizer) = surrogate.fit_objective(&observed, history, rng.random())?;
+    let (posterior, standardizer) =
+        surrogate.fit_objective(start, &observed, history, rng.random())?;
     let mean = posterior.mean(&centred(&points.concat()));
     Ok(mean.iter().map(|m| standardizer.inverse(*m)).collect())
 }

@@ -12,7 +12,7 @@
 use crate::acquisition::{expected_improvement, Search};
 use crate::neural::{centred, flat_tensor, history_points, history_units, minimize};
 use crate::neural_bo::objective_mean_at;
-use crate::neural_surrogate::{NeuralSurrogate, Posterior, SurrogateConfig};
+use crate::neural_surrogate::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
 use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
 use rand::Rng;
@@ -106,7 +106,14 @@ impl Strategy for NeuralCbo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let objective = &self.surrogates[0];
-        let mean = objective_mean_at(objective, space.dim(), history, points, rng)?;
+        let mean = objective_mean_at(
+            objective,
+            FitStart::Initial,
+            space.dim(),
+            history,
+            points,
+            rng,
+        )?;
         Ok(Some(mean))
     }
 
@@ -122,7 +129,7 @@ impl Strategy for NeuralCbo {
         let (objective, constraint_surrogates) =
             self.surrogates.split_first().expect("an objective");
         let (objective_model, standardizer) =
-            objective.fit_objective(&observed, history, rng.random())?;
+            objective.fit_objective(FitStart::Initial, &observed, history, rng.random())?;
         let mut constraint_models = Vec::with_capacity(constraint_surrogates.len());
         for (k, surrogate) in constraint_surrogates.iter().enumerate() {
             // Scaled, not shifted: feasibility stays `<= 0`.

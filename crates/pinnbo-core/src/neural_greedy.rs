@@ -101,7 +101,7 @@ impl Strategy for NeuralGreedy {
             batch: None,
             shuffle_seed: 0,
         };
-        let (net, report) = fit(initial, &observed, y, &training).map_err(failed)?;
+        let (net, report) = fit(initial, None, &observed, y, &training).map_err(failed)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
         let domain = c.search.domain(history, d);

@@ -91,6 +91,15 @@ fn failed(e: impl std::fmt::Display) -> StrategyError {
     StrategyError(format!("neural surrogate: {e}"))
 }
 
+/// Where a fit starts.
+#[derive(Clone, Copy)]
+pub enum FitStart<'a> {
+    /// θ0, for the full schedule (the papers' choice).
+    Initial,
+    /// Earlier trained weights (any dtype), for `steps` Adam steps (whole epochs).
+    Warm { net: &'a Mlp, steps: usize },
+}
+
 /// Candidates whose variances are computed at once (bounds memory at large t).
 pub(crate) const CHUNK: usize = 4096;
 
@@ -167,6 +176,11 @@ impl NeuralSurrogate {
         Ok(surrogate)
     }
 
+    /// The network at θ0 (f64).
+    pub(crate) fn initial(&self) -> &Mlp {
+        &self.initial
+    }
+
     fn m(&self) -> f64 {
         self.config.width as f64
     }
@@ -179,10 +193,11 @@ impl NeuralSurrogate {
         static_features_of(&self.initial, x)
     }
 
-    /// Trains a copy of θ0 on the history's standardized objective values (`observed`: its
-    /// centred points); returns the standardizer to read predictions back.
+    /// Trains the network on the history's standardized objective values (`observed`: its
+    /// centred points) from `start`; returns the standardizer to read predictions back.
     pub fn fit_objective(
         &self,
+        start: FitStart,
         observed: &Tensor,
         history: &[Observed],
         shuffle_seed: u64,
@@ -190,7 +205,10 @@ impl NeuralSurrogate {
         let values: Vec<f64> = history.iter().map(|o| o.objective).collect();
         let standardizer = Standardizer::fit(&values);
         let y = values.iter().map(|v| standardizer.forward(*v)).collect();
-        Ok((self.fit(observed, y, shuffle_seed)?, standardizer))
+        Ok((
+            self.fit_from(start, observed, y, shuffle_seed)?,
+            standardizer,
+        ))
     }
 
     /// Trains a copy of θ0 on the centred points `observed` and standardized values `y`.
@@ -200,14 +218,34 @@ impl NeuralSurrogate {
         y: Vec<f64>,
         shuffle_seed: u64,
     ) -> Result<Posterior<'_>, StrategyError> {
+        self.fit_from(FitStart::Initial, observed, y, shuffle_seed)
+    }
+
+    /// [`NeuralSurrogate::fit`] from `start`: the loss, its pull toward θ0 included, is the
+    /// same either way; only where Adam starts and how many steps it takes differ.
+    pub fn fit_from(
+        &self,
+        start: FitStart,
+        observed: &Tensor,
+        y: Vec<f64>,
+        shuffle_seed: u64,
+    ) -> Result<Posterior<'_>, StrategyError> {
         let clock = std::time::Instant::now();
         let n = y.len() as f64;
-        let per_epoch = self.config.batch.map_or(1, |b| y.len().div_ceil(b.max(1)));
-        let training = TrainConfig {
-            epochs: self
+        let per_epoch = self
+            .config
+            .batch
+            .map_or(1, |b| y.len().div_ceil(b.max(1)))
+            .max(1);
+        let epochs = match start {
+            FitStart::Initial => self
                 .config
                 .epochs
-                .max(self.config.min_steps.div_ceil(per_epoch.max(1))),
+                .max(self.config.min_steps.div_ceil(per_epoch)),
+            FitStart::Warm { steps, .. } => steps.div_ceil(per_epoch),
+        };
+        let training = TrainConfig {
+            epochs,
             lr: self.config.lr,
             lr_decay: 1.0,
             decay_every: 0,
@@ -219,7 +257,14 @@ impl NeuralSurrogate {
             shuffle_seed,
         };
         let initial = self.initial.to_dtype(self.config.dtype).map_err(failed)?;
-        let (trained, report) = fit(initial, observed, y, &training).map_err(failed)?;
+        let (trained, report) = match start {
+            FitStart::Initial => fit(initial, None, observed, y, &training),
+            FitStart::Warm { net, .. } => {
+                let warm = net.to_dtype(self.config.dtype).map_err(failed)?;
+                fit(warm, Some(&initial), observed, y, &training)
+            }
+        }
+        .map_err(failed)?;
         let single =
             DenseNet::new(&trained.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
         let net = trained.to_dtype(DType::F64).map_err(failed)?;

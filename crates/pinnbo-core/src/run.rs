@@ -6,6 +6,7 @@ use crate::journal::{Header, Journal, JournalError, Phase, Record, RngState, FOR
 use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
 use crate::strategy::{Observed, Strategy};
+use crate::strategy_state;
 use pinnbo_dsl::Problem;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -156,6 +157,16 @@ impl Run {
             )));
         }
         let mut run = Run::assemble(setup, journal, records, dir);
+        if let Some(last) = run.last_proposal() {
+            let saved = strategy_state::load(dir, last)?;
+            run.strategy
+                .restore(saved)
+                .map_err(|e| RunError::Strategy {
+                    method: run.config.method.clone(),
+                    index: run.records.len(),
+                    message: e.0,
+                })?;
+        }
         run.failures_in_a_row = run
             .records
             .iter()
@@ -188,6 +199,15 @@ impl Run {
             failures_in_a_row: 0,
             dir: dir.to_path_buf(),
         }
+    }
+
+    /// The index of the last journaled proposal (not an initial-design point).
+    fn last_proposal(&self) -> Option<usize> {
+        self.records
+            .iter()
+            .rev()
+            .find(|r| r.phase == Phase::Step)
+            .map(|r| r.index)
     }
 
     pub fn records(&self) -> &[Record] {
@@ -243,6 +263,9 @@ impl Run {
                     index,
                     message: e.0,
                 })?;
+            if let Some(bytes) = self.strategy.state() {
+                strategy_state::save(&self.dir, index, self.last_proposal(), &bytes)?;
+            }
             (Phase::Step, p.unit, p.diagnostics)
         };
         let propose_seconds = started.elapsed().as_secs_f64();

@@ -2,7 +2,8 @@
 //! point. The loop (`run.rs`) owns evaluation, the journal, budgets and resumption.
 //!
 //! A strategy is a pure function of the history and the step's random stream, so a resumed
-//! run replays exactly: there is no hidden state to save.
+//! run replays exactly, except what it declares as [`Strategy::state`] (NeuralBO's warm
+//! start): the loop saves that after each proposal and hands it back on resume.
 
 use crate::space::Space;
 use rand_chacha::ChaCha8Rng;
@@ -48,6 +49,17 @@ pub trait Strategy: Send {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError>;
+
+    /// What the next proposal depends on beyond the history and its random stream, as bytes
+    /// the loop saves with the journal; None for a pure strategy.
+    fn state(&self) -> Option<Vec<u8>> {
+        None
+    }
+
+    /// On resume, the state saved after the last journaled proposal (None: nothing saved).
+    fn restore(&mut self, _saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        Ok(())
+    }
 
     /// The surrogate's mean of the objective (as minimized) at unit-cube `points`, fitted to
     /// `history`, for pictures; None for a method without one.

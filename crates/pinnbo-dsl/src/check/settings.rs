@@ -67,6 +67,13 @@ const NEURAL: &[Spec] = &[
 /// The NeuralBO surrogate's arithmetic: f32 trains and screens candidates in single precision.
 const PRECISION: &[Spec] = &[spec("dtype", Kind::Choice(&["f64", "f32"]))];
 
+/// Where NeuralBO's training starts each step: θ0 for the whole schedule, or the previous
+/// step's network for `warm_steps` steps.
+const WARM: &[Spec] = &[
+    spec("start", Kind::Choice(&["initial", "previous"])),
+    spec("warm_steps", Kind::Int { min: 1 }),
+];
+
 /// How a Thompson sample is drawn: one function (pathwise) or independently per candidate.
 const THOMPSON: &[Spec] = &[spec("draw", Kind::Choice(&["pathwise", "independent"]))];
 
@@ -113,7 +120,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "neural-bo",
         summary: "neural Thompson sampling",
-        groups: &[NEURAL, ACQUISITION, THOMPSON, PRECISION],
+        groups: &[NEURAL, ACQUISITION, THOMPSON, PRECISION, WARM],
     },
     MethodInfo {
         name: "neural-cbo",

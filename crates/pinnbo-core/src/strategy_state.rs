@@ -1,0 +1,88 @@
+//! What a stateful strategy carries between proposals (see [`crate::Strategy::state`]),
+//! saved in the run's folder as `strategy/after-<index>.bin`, the state after proposing
+//! evaluation `index`.
+//!
+//! A state is written (to a temporary name, synced, then renamed) before its evaluation
+//! starts, and the journal line after it ends, so the state of the last journaled proposal
+//! always exists: a run killed in between resumes from the one before. Only those two
+//! files are kept.
+
+use crate::journal::JournalError;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+const FOLDER: &str = "strategy";
+
+fn path(dir: &Path, index: usize) -> PathBuf {
+    dir.join(FOLDER).join(format!("after-{index}.bin"))
+}
+
+fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
+    move |source| JournalError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Saves the state after proposing evaluation `index`; removes every other saved state but
+/// `previous` (the last journaled proposal's).
+pub(crate) fn save(
+    dir: &Path,
+    index: usize,
+    previous: Option<usize>,
+    bytes: &[u8],
+) -> Result<(), JournalError> {
+    let folder = dir.join(FOLDER);
+    std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+    let target = path(dir, index);
+    let temporary = target.with_extension("tmp");
+    let written = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(bytes)?;
+        file.sync_data()
+    })();
+    written.map_err(io_error(&temporary))?;
+    std::fs::rename(&temporary, &target).map_err(io_error(&target))?;
+    let keep = [Some(index), previous];
+    for entry in std::fs::read_dir(&folder).map_err(io_error(&folder))? {
+        let entry = entry.map_err(io_error(&folder))?;
+        let name = entry.file_name();
+        let saved_index = name
+            .to_str()
+            .and_then(|n| n.strip_prefix("after-")?.strip_suffix(".bin")?.parse().ok());
+        if saved_index.is_some_and(|i: usize| !keep.contains(&Some(i))) {
+            std::fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+/// The state saved after proposing evaluation `index`, if any.
+pub(crate) fn load(dir: &Path, index: usize) -> Result<Option<Vec<u8>>, JournalError> {
+    let target = path(dir, index);
+    match std::fs::read(&target) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error(&target)(e)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_newest_state_and_the_last_journaled_one_are_kept() {
+        let dir = std::env::temp_dir().join(format!("pinnbo-state-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        save(&dir, 4, None, b"four").unwrap();
+        save(&dir, 5, Some(4), b"five").unwrap();
+        save(&dir, 7, Some(5), b"seven").unwrap();
+        assert_eq!(load(&dir, 4).unwrap(), None);
+        assert_eq!(load(&dir, 5).unwrap().as_deref(), Some(&b"five"[..]));
+        assert_eq!(load(&dir, 7).unwrap().as_deref(), Some(&b"seven"[..]));
+        let names = std::fs::read_dir(dir.join(FOLDER)).unwrap().count();
+        assert_eq!(names, 2, "no temporary file left behind");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
