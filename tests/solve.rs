@@ -208,6 +208,30 @@ fn a_killed_warm_started_run_resumes_to_the_same_trajectory() {
         saved.contains(&"after-9.bin".to_string()) && saved.len() == 2,
         "{saved:?}"
     );
+
+    // A journal whose last proposal's network is gone cannot continue exactly: it says so.
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("solve-resume-warm");
+    let journal = std::fs::read_to_string(dir.join("whole/journal.jsonl")).unwrap();
+    let first_step: Vec<&str> = journal.lines().take(5).collect();
+    std::fs::create_dir_all(dir.join("lost")).unwrap();
+    std::fs::write(dir.join("lost/journal.jsonl"), first_step.join("\n") + "\n").unwrap();
+    let refused = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--resume",
+            "lost",
+            "--quiet",
+        ],
+    );
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        text(&refused.stderr),
+        "error: lost/strategy/after-3.bin: cannot continue the run exactly: NeuralBO: it is \
+         missing, and `start previous` trains on from the network saved there\n"
+    );
 }
 
 fn killed_and_resumed(name: &str, method: &str) {

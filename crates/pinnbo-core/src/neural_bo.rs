@@ -138,7 +138,7 @@ impl Strategy for NeuralBo {
             return Ok(());
         }
         let bytes = saved.ok_or_else(|| {
-            failed("the network saved after the last proposal is missing, so a warm start cannot resume where it stopped")
+            failed("it is missing, and `start previous` trains on from the network saved there")
         })?;
         self.previous = Some(network_from_bytes(self.surrogate.initial(), &bytes).map_err(failed)?);
         Ok(())

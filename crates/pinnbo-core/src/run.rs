@@ -157,15 +157,15 @@ impl Run {
             )));
         }
         let mut run = Run::assemble(setup, journal, records, dir);
-        if let Some(last) = run.last_proposal() {
+        if let (Some(last), false) = (run.last_proposal(), run.is_done()) {
             let saved = strategy_state::load(dir, last)?;
-            run.strategy
-                .restore(saved)
-                .map_err(|e| RunError::Strategy {
-                    method: run.config.method.clone(),
-                    index: run.records.len(),
-                    message: e.0,
-                })?;
+            run.strategy.restore(saved).map_err(|e| {
+                RunError::Mismatch(format!(
+                    "{}: cannot continue the run exactly: {}",
+                    strategy_state::path(dir, last).display(),
+                    e.0
+                ))
+            })?;
         }
         run.failures_in_a_row = run
             .records

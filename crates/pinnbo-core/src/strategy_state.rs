@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 const FOLDER: &str = "strategy";
 
-fn path(dir: &Path, index: usize) -> PathBuf {
+pub(crate) fn path(dir: &Path, index: usize) -> PathBuf {
     dir.join(FOLDER).join(format!("after-{index}.bin"))
 }
 
