@@ -1,7 +1,8 @@
 //! NeuralBO: Thompson sampling with a neural network's tangent features (ALGORITHMS.md §2).
 //!
 //! Each step trains the surrogate (`neural_surrogate`) on all observations, from θ0 (the
-//! papers') or warm from the previous step's network for a few steps, and draws `f̃(x) ~ N(h(x; θ_t), ν² σ²(x))`, proposing its minimizer. The paper draws
+//! papers') or warm from the previous step's network for a few steps, and draws
+//! `f̃(x) ~ N(h(x; θ_t), ν² σ²(x))`, proposing its minimizer. The paper draws
 //! independently at each point of a candidate set; the default draws one function (a
 //! weight-space sample of the linearized model, with the same marginals), which can be
 //! minimized by gradient refinement between candidates.
@@ -125,11 +126,10 @@ impl Strategy for NeuralBo {
         Ok(Some(mean))
     }
 
-    fn state(&self) -> Option<Vec<u8>> {
+    fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
         match (&self.previous, self.config.start) {
-            // A network that cannot be read back is saved as nothing: resuming then says so.
-            (Some(net), Start::Previous) => network_bytes(net).ok(),
-            _ => None,
+            (Some(net), Start::Previous) => network_bytes(net).map(Some).map_err(failed),
+            _ => Ok(None),
         }
     }
 

@@ -5,7 +5,7 @@ use crate::design::{self, Design};
 use crate::journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
 use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
-use crate::strategy::{Observed, Strategy};
+use crate::strategy::{Observed, Strategy, StrategyError};
 use crate::strategy_state;
 use pinnbo_dsl::Problem;
 use rand::SeedableRng;
@@ -255,15 +255,16 @@ impl Run {
         } else {
             let history = self.observed();
             let mut rng = stream(self.config.seed, PROPOSE, index);
+            let failed = |e: StrategyError| RunError::Strategy {
+                method: self.config.method.clone(),
+                index,
+                message: e.0,
+            };
             let p = self
                 .strategy
                 .propose(&self.space, &history, &mut rng)
-                .map_err(|e| RunError::Strategy {
-                    method: self.config.method.clone(),
-                    index,
-                    message: e.0,
-                })?;
-            if let Some(bytes) = self.strategy.state() {
+                .map_err(failed)?;
+            if let Some(bytes) = self.strategy.state().map_err(failed)? {
                 strategy_state::save(&self.dir, index, self.last_proposal(), &bytes)?;
             }
             (Phase::Step, p.unit, p.diagnostics)

@@ -52,8 +52,8 @@ pub trait Strategy: Send {
 
     /// What the next proposal depends on beyond the history and its random stream, as bytes
     /// the loop saves with the journal; None for a pure strategy.
-    fn state(&self) -> Option<Vec<u8>> {
-        None
+    fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
+        Ok(None)
     }
 
     /// On resume, the state saved after the last journaled proposal (None: nothing saved).
