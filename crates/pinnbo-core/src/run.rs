@@ -157,22 +157,25 @@ impl Run {
             )));
         }
         let mut run = Run::assemble(setup, journal, records, dir);
-        if let (Some(last), false) = (run.last_proposal(), run.is_done()) {
-            let saved = strategy_state::load(dir, last)?;
-            run.strategy.restore(saved).map_err(|e| {
-                RunError::Mismatch(format!(
-                    "{}: cannot continue the run exactly: {}",
-                    strategy_state::path(dir, last).display(),
-                    e.0
-                ))
-            })?;
-        }
         run.failures_in_a_row = run
             .records
             .iter()
             .rev()
             .take_while(|r| r.failure.is_some())
             .count();
+        if let Some(last) = run.last_proposal() {
+            let saved = strategy_state::load(dir, last)?;
+            // A finished run needs its state only for the final pictures, so it may lack it.
+            if saved.is_some() || !run.is_done() {
+                run.strategy.restore(saved).map_err(|e| {
+                    RunError::Mismatch(format!(
+                        "{}: cannot continue the run exactly: {}",
+                        strategy_state::path(dir, last).display(),
+                        e.0
+                    ))
+                })?;
+            }
+        }
         Ok(run)
     }
 
