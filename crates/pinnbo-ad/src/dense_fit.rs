@@ -60,31 +60,34 @@ pub(crate) struct DenseFit<T> {
 
 impl<T: Real> DenseFit<T> {
     /// Copies `net`'s weights and the observations (`points` row-major, `[n, inputs]`);
-    /// the anchor pulls toward `anchor_at`'s weights (a network of `net`'s shape).
+    /// the anchor pulls toward `anchor_at`'s weights (a network of `net`'s shape; None:
+    /// `net`'s own).
     pub(crate) fn new(
         net: &Mlp,
-        anchor_at: &Mlp,
+        anchor_at: Option<&Mlp>,
         data: &Observations,
         lr: f64,
         anchor: f64,
     ) -> Result<Self> {
         let net = DenseLayers::<T>::of(net)?;
         let (p, layers) = (net.theta.len(), net.slots.len());
-        let start = if anchor > 0.0 {
-            if anchor_at.config().dtype != T::DTYPE {
-                candle_core::bail!(
-                    "an anchor in {:?} for weights in {:?}",
-                    anchor_at.config().dtype,
-                    T::DTYPE
-                );
+        let start = match anchor_at {
+            _ if anchor <= 0.0 => Vec::new(),
+            None => net.theta.clone(),
+            Some(anchor_at) => {
+                if anchor_at.config().dtype != T::DTYPE {
+                    candle_core::bail!(
+                        "an anchor in {:?} for weights in {:?}",
+                        anchor_at.config().dtype,
+                        T::DTYPE
+                    );
+                }
+                let at = DenseLayers::<T>::of(anchor_at)?.theta;
+                if at.len() != p {
+                    candle_core::bail!("an anchor of {} weights for a network of {p}", at.len());
+                }
+                at
             }
-            let at = DenseLayers::<T>::of(anchor_at)?.theta;
-            if at.len() != p {
-                candle_core::bail!("an anchor of {} weights for a network of {p}", at.len());
-            }
-            at
-        } else {
-            Vec::new()
         };
         Ok(DenseFit {
             points: data.points.flatten_all()?.to_vec1()?,
@@ -342,13 +345,13 @@ mod tests {
                         );
                     };
                     if dtype == DType::F64 {
-                        let mut fit = DenseFit::<f64>::new(&net, &net, &data, 1e-3, 0.0).unwrap();
+                        let mut fit = DenseFit::<f64>::new(&net, None, &data, 1e-3, 0.0).unwrap();
                         check(&mut || {
                             let value = fit.misfit_gradient(subset);
                             (value, relative_gap(&fit.grad, &grads))
                         });
                     } else {
-                        let mut fit = DenseFit::<f32>::new(&net, &net, &data, 1e-3, 0.0).unwrap();
+                        let mut fit = DenseFit::<f32>::new(&net, None, &data, 1e-3, 0.0).unwrap();
                         check(&mut || {
                             let value = fit.misfit_gradient(subset);
                             (value, relative_gap(&fit.grad, &grads))
@@ -365,7 +368,7 @@ mod tests {
     fn adam_steps_match_the_candle_optimizer() {
         let data = observations(DType::F64);
         let net = network(Activation::Tanh, Parameterization::Ntk, DType::F64, 24);
-        let mut fit = DenseFit::<f64>::new(&net, &net, &data, 1e-2, 0.05).unwrap();
+        let mut fit = DenseFit::<f64>::new(&net, None, &data, 1e-2, 0.05).unwrap();
         let reference = net.deep_copy().unwrap();
         let mut adam = Adam::new(reference.vars(), 1e-2, 0.05).unwrap();
         for _ in 0..20 {

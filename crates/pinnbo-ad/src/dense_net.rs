@@ -8,7 +8,7 @@
 
 use crate::adam::Moment;
 use crate::mlp::{Activation, Mlp};
-use candle_core::{DType, Result, Tensor};
+use candle_core::{DType, Result};
 use faer::linalg::matmul::matmul;
 use faer::{Accum, MatMut, MatRef, Par};
 
@@ -79,21 +79,21 @@ pub(crate) struct DenseLayers<T> {
 }
 
 impl<T: Real> DenseLayers<T> {
-    /// A copy of `net`'s weights, which must be in `T`.
+    /// A copy of `net`'s weights in `T` ([`Mlp::flat_weights`]' layout).
     pub(crate) fn of(net: &Mlp) -> Result<Self> {
-        let mut theta = Vec::with_capacity(net.parameter_count());
         let mut slots = Vec::new();
-        for (weight, bias, scale) in net.layer_parts() {
+        let mut offset = 0;
+        for (weight, _, scale) in net.layer_parts() {
             let (outputs, inputs) = weight.dims2()?;
             slots.push(LayerSlot {
                 inputs,
                 outputs,
                 scale,
-                weight: theta.len(),
+                weight: offset,
             });
-            theta.extend(weight.flatten_all()?.to_vec1::<T>()?);
-            theta.extend(bias.flatten_all()?.to_vec1::<T>()?);
+            offset += (inputs + 1) * outputs;
         }
+        let theta = net.flat_weights::<T>()?;
         Ok(DenseLayers {
             activation: net.config().activation,
             slots,
@@ -174,14 +174,7 @@ impl<T: Real> DenseLayers<T> {
 
     /// Writes these weights into `net`'s variables.
     pub(crate) fn write_back(&self, net: &Mlp) -> Result<()> {
-        for ((weight, bias, _), slot) in net.layer_parts().zip(&self.slots) {
-            let w = &self.theta[slot.weight..slot.bias()];
-            let b = &self.theta[slot.bias()..slot.bias() + slot.outputs];
-            let device = weight.device();
-            weight.set(&Tensor::from_slice(w, (slot.outputs, slot.inputs), device)?)?;
-            bias.set(&Tensor::from_slice(b, slot.outputs, device)?)?;
-        }
-        Ok(())
+        net.set_flat_weights(&self.theta)
     }
 }
 
@@ -284,7 +277,7 @@ pub(crate) mod test_networks {
 mod tests {
     use super::test_networks::{every_kind, network};
     use super::*;
-    use candle_core::Device;
+    use candle_core::{Device, Tensor};
 
     /// Every activation and parameterization, f64 and f32: the dense network's outputs and
     /// projections are candle's up to rounding, across several row blocks.

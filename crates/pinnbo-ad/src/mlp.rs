@@ -5,7 +5,7 @@ use crate::jet::Jet;
 use crate::multi::IndexSet;
 use crate::scalar::{derivatives, ScalarFn};
 use candle_core::backprop::GradStore;
-use candle_core::{DType, Device, Result, Tensor, Var};
+use candle_core::{DType, Device, Result, Tensor, Var, WithDType};
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
@@ -218,17 +218,18 @@ impl Mlp {
             .collect()
     }
 
-    /// Every weight and bias in the order of [`Mlp::vars`], as f64 (exact for f32 too).
-    pub fn flat_weights(&self) -> Result<Vec<f64>> {
+    /// Every weight and bias in the order of [`Mlp::vars`] (each layer's weight `[out, in]`
+    /// row-major, then its bias), converted to `T` (f64 is exact for f32 networks too).
+    pub fn flat_weights<T: WithDType>(&self) -> Result<Vec<T>> {
         let mut flat = Vec::with_capacity(self.parameter_count());
         for var in self.vars() {
-            flat.extend(var.flatten_all()?.to_dtype(DType::F64)?.to_vec1::<f64>()?);
+            flat.extend(var.flatten_all()?.to_dtype(T::DTYPE)?.to_vec1::<T>()?);
         }
         Ok(flat)
     }
 
     /// Sets the weights from [`Mlp::flat_weights`]' layout, rounded to the network's dtype.
-    pub fn set_flat_weights(&self, flat: &[f64]) -> Result<()> {
+    pub fn set_flat_weights<T: WithDType>(&self, flat: &[T]) -> Result<()> {
         if flat.len() != self.parameter_count() {
             candle_core::bail!(
                 "{} weights for a network of {}",

@@ -209,14 +209,14 @@ pub fn train(
     terms: &[ResidualTerm],
     config: &TrainConfig,
 ) -> Result<TrainReport> {
-    train_toward(net, net, data, terms, config)
+    train_toward(net, None, data, terms, config)
 }
 
-/// [`train`] with the anchor pulling toward `anchor_at`'s weights rather than `net`'s own
-/// at the start: a warm start from earlier weights that keeps the same loss.
+/// [`train`] with the anchor pulling toward `anchor_at`'s weights (None: `net`'s own at the
+/// start): a warm start from earlier weights that keeps the same loss.
 pub fn train_toward(
     net: &Mlp,
-    anchor_at: &Mlp,
+    anchor_at: Option<&Mlp>,
     data: Option<&Observations>,
     terms: &[ResidualTerm],
     config: &TrainConfig,
@@ -234,7 +234,12 @@ pub fn train_toward(
         net,
         data,
         terms,
-        adam: Adam::toward(net.vars(), &anchor_at.vars(), config.lr, config.anchor)?,
+        adam: Adam::toward(
+            net.vars(),
+            &anchor_at.unwrap_or(net).vars(),
+            config.lr,
+            config.anchor,
+        )?,
         grads: None,
     };
     run_epochs(&mut fit, n, config)
@@ -242,7 +247,7 @@ pub fn train_toward(
 
 fn train_dense<T: Real>(
     net: &Mlp,
-    anchor_at: &Mlp,
+    anchor_at: Option<&Mlp>,
     data: &Observations,
     n: Option<usize>,
     config: &TrainConfig,
@@ -355,7 +360,7 @@ mod tests {
             patience: usize::MAX,
             ..TrainConfig::default()
         };
-        let report = train_toward(&warm, &initial, Some(&data), &[], &still)?;
+        let report = train_toward(&warm, Some(&initial), Some(&data), &[], &still)?;
         assert_relative_eq!(report.final_loss, expected, max_relative = 1e-12);
 
         let mut adam = Adam::toward(warm.vars(), &initial.vars(), 0.0, anchor)?;

@@ -60,7 +60,7 @@ pub(crate) fn fit(
         points: x.to_dtype(dtype)?,
         values: Tensor::from_vec(y, n, &Device::Cpu)?.to_dtype(dtype)?,
     };
-    let report = train_toward(&net, anchor_at.unwrap_or(&net), Some(&data), &[], config)?;
+    let report = train_toward(&net, anchor_at, Some(&data), &[], config)?;
     Ok((net, report))
 }
 
@@ -70,7 +70,7 @@ const SAVED_NETWORK: &[u8] = b"pinnbo network f64\n";
 /// `net`'s weights as bytes: [`SAVED_NETWORK`], their count, then each as f64 (exact for
 /// f32 networks too), little-endian.
 pub(crate) fn network_bytes(net: &Mlp) -> Result<Vec<u8>> {
-    let weights = net.flat_weights()?;
+    let weights = net.flat_weights::<f64>()?;
     let mut bytes = Vec::with_capacity(SAVED_NETWORK.len() + 8 * (weights.len() + 1));
     bytes.extend_from_slice(SAVED_NETWORK);
     bytes.extend_from_slice(&(weights.len() as u64).to_le_bytes());

@@ -43,14 +43,16 @@ pub(crate) fn save(
     })();
     written.map_err(io_error(&temporary))?;
     std::fs::rename(&temporary, &target).map_err(io_error(&target))?;
-    let keep = [Some(index), previous];
+    // Everything else of ours goes, including a temporary file a crash left behind.
+    let keep: Vec<PathBuf> = [Some(index), previous]
+        .into_iter()
+        .flatten()
+        .map(|i| path(dir, i))
+        .collect();
     for entry in std::fs::read_dir(&folder).map_err(io_error(&folder))? {
         let entry = entry.map_err(io_error(&folder))?;
-        let name = entry.file_name();
-        let saved_index = name
-            .to_str()
-            .and_then(|n| n.strip_prefix("after-")?.strip_suffix(".bin")?.parse().ok());
-        if saved_index.is_some_and(|i: usize| !keep.contains(&Some(i))) {
+        let ours = entry.file_name().to_string_lossy().starts_with("after-");
+        if ours && !keep.contains(&entry.path()) {
             std::fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
         }
     }
@@ -75,6 +77,8 @@ mod tests {
     fn only_the_newest_state_and_the_last_journaled_one_are_kept() {
         let dir = std::env::temp_dir().join(format!("pinnbo-state-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
+        std::fs::write(dir.join(FOLDER).join("after-2.tmp"), b"torn").unwrap();
         save(&dir, 4, None, b"four").unwrap();
         save(&dir, 5, Some(4), b"five").unwrap();
         save(&dir, 7, Some(5), b"seven").unwrap();
@@ -82,7 +86,7 @@ mod tests {
         assert_eq!(load(&dir, 5).unwrap().as_deref(), Some(&b"five"[..]));
         assert_eq!(load(&dir, 7).unwrap().as_deref(), Some(&b"seven"[..]));
         let names = std::fs::read_dir(dir.join(FOLDER)).unwrap().count();
-        assert_eq!(names, 2, "no temporary file left behind");
+        assert_eq!(names, 2, "no temporary file left behind, nor a crash's");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
