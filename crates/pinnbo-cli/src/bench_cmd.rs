@@ -2,15 +2,17 @@
 //! resumable; then `results.csv`, a regret plot per problem, the significance tests
 //! (`stats.csv`) and `report.md`.
 
+use crate::exit::Exit;
 use crate::plot::{self, Band, Bands, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::bench::results::{self, Comparison, Report, Row};
-use pinnbo_core::bench::{self, Outcome, Plan, Status};
-use pinnbo_core::methods::AVAILABLE;
+use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
+use pinnbo_core::strategies::methods;
+use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `--quick`: this many seeds and steps after each problem's initial design.
 const QUICK_SEEDS: u64 = 3;
@@ -18,6 +20,9 @@ const QUICK_STEPS: usize = 5;
 const DEFAULT_SEEDS: u64 = 10;
 
 #[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  \
+                        pinnbo bench problems/dropwave.pde problems/beam.pde --methods pinn-bo,neural-bo,gp-ei --seeds 5\n  \
+                        pinnbo bench problems/branin-constrained.pde --methods gp-ei,random --quick")]
 pub struct Options {
     /// The problem files.
     #[arg(required = true)]
@@ -39,6 +44,7 @@ pub struct Options {
     /// Runs at a time [default: the number of cores].
     #[arg(long)]
     pub jobs: Option<usize>,
+    /// The folder holding every run's journal and the reports (re-running continues it).
     #[arg(long, default_value = "bench")]
     pub out: PathBuf,
     /// The method the others are tested against [default: the first of --methods].
@@ -53,6 +59,7 @@ pub struct Options {
     /// Let an `oracle command` run its program.
     #[arg(long)]
     pub allow_exec: bool,
+    /// Print nothing but errors.
     #[arg(long, short, conflicts_with = "json")]
     pub quiet: bool,
     /// Print the report as JSON (no progress bar).
@@ -60,10 +67,10 @@ pub struct Options {
     pub json: bool,
 }
 
-pub fn run(o: &Options, style: Style) -> ExitCode {
+pub fn run(o: &Options, style: Style) -> Exit {
     if let Err(msg) = check_options(o) {
         eprintln!("error: {msg}");
-        return ExitCode::from(2);
+        return Exit::Usage;
     }
     let jobs = o.jobs.unwrap_or_else(crate::threads::cores);
     let threads_per_run = crate::threads::share_among(jobs);
@@ -73,7 +80,7 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
             if !msg.is_empty() {
                 eprintln!("error: {msg}");
             }
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     // Held until the report is written.
@@ -81,7 +88,7 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
         Ok(file) => file,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let outcomes = execute(&plan, jobs, threads_per_run, o.quiet || o.json);
@@ -107,7 +114,7 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
     };
     if let Err(e) = write_outputs(&plan, &rows, &report, &text) {
         eprintln!("error: {e}");
-        return ExitCode::from(1);
+        return Exit::Invalid;
     }
     if o.json {
         print!("{}", text.json);
@@ -123,16 +130,21 @@ pub fn run(o: &Options, style: Style) -> ExitCode {
         eprintln!(
             "error: {stopped} run(s) stopped early (see report.md); re-run the same command to continue them"
         );
-        return ExitCode::from(crate::solve_cmd::STOPPED);
+        return Exit::Stopped;
     }
-    ExitCode::SUCCESS
+    Exit::Success
 }
 
 fn check_options(o: &Options) -> Result<(), String> {
-    if let Some(m) = o.methods.iter().find(|m| !AVAILABLE.contains(&m.as_str())) {
+    if let Some(m) = o
+        .methods
+        .iter()
+        .find(|m| !methods::available().any(|a| a == *m))
+    {
+        let available: Vec<&str> = methods::available().collect();
         return Err(format!(
             "unknown method `{m}`; available: {}",
-            AVAILABLE.join(", ")
+            available.join(", ")
         ));
     }
     if o.methods.is_empty() {
@@ -205,22 +217,49 @@ fn execute(plan: &Plan, jobs: usize, threads_per_run: usize, quiet: bool) -> Vec
         )
         .expect("valid template"),
     );
-    let finished = std::sync::atomic::AtomicUsize::new(0);
-    let on_progress = |n: usize| bar.inc(n as u64);
-    let on_done = |out: &Outcome| {
-        let k = finished.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
-        bar.set_message(format!("{k}/{} runs", runs.len()));
-        let problem = &plan.problems[out.spec.problem].name;
+    let progress = Progress {
+        plan,
+        runs: runs.len(),
+        finished: AtomicUsize::new(0),
+        bar,
+    };
+    let outcomes = plan.execute_all(jobs, threads_per_run, &progress);
+    progress.bar.finish_and_clear();
+    outcomes
+}
+
+/// One progress bar over every run's evaluations; runs that stop or do not apply are noted
+/// above it.
+struct Progress<'a> {
+    plan: &'a Plan,
+    runs: usize,
+    finished: AtomicUsize,
+    bar: ProgressBar,
+}
+
+impl Observer for Progress<'_> {
+    /// A resumed or reused run's journaled evaluations count at once.
+    fn on_start(&self, run: &Run) {
+        self.bar.inc(run.records().len() as u64);
+    }
+
+    fn on_record(&self, _run: &Run, _record: &Record) {
+        self.bar.inc(1);
+    }
+}
+
+impl BenchObserver for Progress<'_> {
+    fn on_outcome(&self, out: &Outcome) {
+        let k = self.finished.fetch_add(1, Ordering::Relaxed) + 1;
+        self.bar.set_message(format!("{k}/{} runs", self.runs));
+        let problem = &self.plan.problems[out.spec.problem].name;
         let what = format!("{problem} {} seed {}", out.spec.method, out.spec.seed);
         match &out.status {
-            Status::Stopped(why) => bar.println(format!("warning: {what} stopped: {why}")),
-            Status::NotApplicable(why) => bar.println(format!("note: {what} skipped: {why}")),
+            Status::Stopped(why) => self.bar.println(format!("warning: {what} stopped: {why}")),
+            Status::NotApplicable(why) => self.bar.println(format!("note: {what} skipped: {why}")),
             Status::Finished | Status::Reused => {}
         }
-    };
-    let outcomes = plan.execute_all(jobs, threads_per_run, &on_progress, &on_done);
-    bar.finish_and_clear();
-    outcomes
+    }
 }
 
 /// The report as `report.md` and `report.json` hold it (and as printed).

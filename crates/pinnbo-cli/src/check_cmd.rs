@@ -1,11 +1,23 @@
 //! `pinnbo check`.
 
+use crate::exit::Exit;
 use pinnbo_dsl::ir::{Oracle, Sense};
 use pinnbo_dsl::{LoadError, Problem, Style};
 use std::path::PathBuf;
-use std::process::ExitCode;
 
-pub fn run(files: &[PathBuf], quiet: bool, style: Style) -> ExitCode {
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Example:\n  pinnbo check problems/*.pde")]
+pub struct Options {
+    /// The files to check.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Print nothing for valid files.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+pub fn run(o: &Options, style: Style) -> Exit {
+    let (files, quiet) = (&o.files, o.quiet);
     let mut failed = 0;
     for path in files {
         match pinnbo_dsl::load(path) {
@@ -35,9 +47,9 @@ pub fn run(files: &[PathBuf], quiet: bool, style: Style) -> ExitCode {
         if files.len() > 1 {
             eprintln!("{failed} of {} files failed", files.len());
         }
-        ExitCode::from(1)
+        Exit::Invalid
     } else {
-        ExitCode::SUCCESS
+        Exit::Success
     }
 }
 

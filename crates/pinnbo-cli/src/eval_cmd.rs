@@ -1,22 +1,47 @@
 //! `pinnbo eval`: a closed-form problem's objective, constraints and pde terms at one point.
 
+use crate::exit::Exit;
 use crate::formats::{Assigned, Assignment};
 use pinnbo_dsl::diag::suggestion;
 use pinnbo_dsl::ir::Sense;
 use pinnbo_dsl::{Problem, Style};
 use serde_json::json;
-use std::path::Path;
-use std::process::ExitCode;
+use std::path::{Path, PathBuf};
 
-pub fn run(path: &Path, at: &[Assignment], json: bool, style: Style) -> ExitCode {
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pinnbo eval problems/rastrigin-20.pde --at x=0.5\n  \
+                        pinnbo eval problems/branin-constrained.pde --at x1=3.14,x2=2.27 --json"
+)]
+pub struct Options {
+    /// The problem file.
+    pub file: PathBuf,
+    /// The point: `x=0.3,y=1`; vector variables as `x=[1,2,3]`, `x[2]=0.5`, or `x=0.5` for all.
+    #[arg(long)]
+    pub at: String,
+    /// Print JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(o: &Options, style: Style) -> Exit {
+    // Parsed here rather than by clap so the error can underline the offending column.
+    let at = match crate::formats::point(&o.at) {
+        Ok(point) => point,
+        Err(e) => {
+            eprint!("{}", e.render(style));
+            return Exit::Usage;
+        }
+    };
+    let (path, at, json): (&Path, &[Assignment], bool) = (&o.file, &at, o.json);
     let Some(problem) = crate::load_or_report(path, style).map(|c| c.problem) else {
-        return ExitCode::from(1);
+        return Exit::Invalid;
     };
     let x = match assemble_point(&problem, at) {
         Ok(x) => x,
         Err(msg) => {
             eprintln!("error: {msg}");
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
     };
     match evaluate(&problem, &x) {
@@ -33,15 +58,15 @@ pub fn run(path: &Path, at: &[Assignment], json: bool, style: Style) -> ExitCode
                 print!("{}", report.to_text(&problem, &x));
             }
             if report.all_finite() {
-                ExitCode::SUCCESS
+                Exit::Success
             } else {
                 eprintln!("error: some values are not finite (a domain error such as the square root of a negative number, or a division by zero)");
-                ExitCode::from(1)
+                Exit::Invalid
             }
         }
         Err(msg) => {
             eprintln!("error: {msg}");
-            ExitCode::from(1)
+            Exit::Invalid
         }
     }
 }

@@ -1,6 +1,7 @@
 //! `pinnbo fdm`: solve a problem's `oracle fdm` block alone, report the field's extremes, and
 //! write the field as CSV and a picture.
 
+use crate::exit::Exit;
 use crate::plot::{self, HeatMap, Line, Scale};
 use pinnbo_dsl::ir::Problem;
 use pinnbo_dsl::Style;
@@ -8,30 +9,45 @@ use pinnbo_fdm::problem::{self, Solved};
 use pinnbo_fdm::Extremum;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// A bitmap.
     Png,
+    /// A vector drawing.
     Svg,
 }
 
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pinnbo fdm problems/heat1.pde --out heat1 --format svg\n  \
+                        pinnbo fdm problems/beam.pde --json"
+)]
 pub struct Options {
+    /// The problem file.
+    pub file: PathBuf,
+    /// Where to write `<field>.csv` and the picture [default: ./<problem>-fdm].
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// The picture's format.
+    #[arg(long, value_enum, default_value = "png")]
     pub format: Format,
+    /// Print the report as JSON.
+    #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
+pub fn run(options: &Options, style: Style) -> Exit {
+    let file: &Path = &options.file;
     let Some(checked) = crate::load_or_report(file, style) else {
-        return ExitCode::from(1);
+        return Exit::Invalid;
     };
     let p = &checked.problem;
     let solved = match problem::solve(p) {
         Ok(s) => s,
         Err(e) => {
             eprint!("{}", e.render(p, style));
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let out = options
@@ -42,7 +58,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
         Ok(files) => files,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let report = Report::new(p, &solved, &written);
@@ -54,7 +70,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
     } else {
         report.print();
     }
-    ExitCode::SUCCESS
+    Exit::Success
 }
 
 #[derive(serde::Serialize)]

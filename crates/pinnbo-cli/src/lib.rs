@@ -1,29 +1,37 @@
 //! The `pinnbo` command line: argument parsing, IO and exit codes. The work is done by the
-//! library crates; this crate only connects them to files and terminals.
-//!
-//! Exit codes: 0 success; 1 a file is invalid or a command failed on its input;
-//! 2 the command line itself is wrong (clap's usage errors, a malformed flag value, an unknown
-//! or unavailable method); 3 `solve` stopped early (too many failed evaluations, a method
-//! error), with everything computed so far journaled and summarized.
+//! library crates; this crate only connects them to files and terminals. Each subcommand is a
+//! module with its flags (`Options`, declared once with `clap::Args`) and its `run`; exit codes
+//! are named in [`exit::Exit`].
 
 mod bench_cmd;
 mod check_cmd;
 mod eval_cmd;
+pub mod exit;
 mod fdm_cmd;
 pub mod formats;
+mod help_cmd;
+mod methods_cmd;
 pub mod plot;
 mod solve_cmd;
 mod threads;
 
 use clap::{Parser, Subcommand};
+use exit::Exit;
 use std::ffi::OsString;
 use std::io::IsTerminal;
-use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// Physics-informed black-box optimization.
 #[derive(Debug, Parser)]
-#[command(name = "pinnbo", version, about, long_about = None, propagate_version = true)]
+#[command(
+    name = "pinnbo",
+    version,
+    about,
+    long_about = None,
+    propagate_version = true,
+    after_help = "Exit codes: 0 success; 1 an invalid file or a failure on its input; 2 a wrong \
+                  command line; 3 a run stopped early (its evaluations are journaled)."
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -35,72 +43,24 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Parse and check .pde files; report every problem found with its location.
-    Check {
-        /// The files to check.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Print nothing for valid files.
-        #[arg(long, short)]
-        quiet: bool,
-    },
+    Check(check_cmd::Options),
     /// Evaluate a closed-form problem at a point: objective, constraints, pde right-hand sides.
-    Eval {
-        /// The problem file.
-        file: PathBuf,
-        /// The point: `x=0.3,y=1`; vector variables as `x=[1,2,3]`, `x[2]=0.5`, or `x=0.5` for all.
-        #[arg(long)]
-        at: String,
-        /// Print JSON instead of text.
-        #[arg(long)]
-        json: bool,
-    },
+    Eval(eval_cmd::Options),
     /// Solve a problem's `oracle fdm` block alone: report the field's minimum and maximum and
     /// where they are, and write the field as CSV and a picture.
-    Fdm {
-        /// The problem file.
-        file: PathBuf,
-        /// Where to write `<field>.csv` and the picture [default: ./<problem>-fdm].
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// The picture's format.
-        #[arg(long, value_enum, default_value = "png")]
-        format: fdm_cmd::Format,
-        /// Print the report as JSON.
-        #[arg(long)]
-        json: bool,
-    },
+    Fdm(fdm_cmd::Options),
     /// Optimize a problem: journaled, resumable; writes summary.json, history.csv and a plot.
-    Solve {
-        file: PathBuf,
-        /// One of pinn-bo, neural-bo, neural-cbo, neural-greedy, gp-ei, gp-ucb, gp-ts, random
-        /// (default: the file's `method`, else gp-ei).
-        #[arg(long)]
-        method: Option<String>,
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Total evaluations, the initial design included.
-        #[arg(long)]
-        budget: Option<usize>,
-        /// Output folder (default ./<problem>-<method>-seed<seed>, or with -2, -3, .. appended
-        /// when that holds a run already).
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Continue the run journaled in this folder.
-        #[arg(long, conflicts_with = "out")]
-        resume: Option<PathBuf>,
-        /// Let an `oracle command` run its program.
-        #[arg(long)]
-        allow_exec: bool,
-        #[arg(long, short, conflicts_with = "json")]
-        quiet: bool,
-        /// Print the summary as JSON (no progress bar).
-        #[arg(long)]
-        json: bool,
-    },
+    Solve(solve_cmd::Options),
     /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
     /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
     /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
     Bench(bench_cmd::Options),
+    /// List the methods, or one method's settings with their values, defaults and meaning.
+    Methods(methods_cmd::Options),
+    /// Print a shell's completion script for pinnbo.
+    Completions(help_cmd::Completions),
+    /// Write pinnbo's manual pages (roff), one per command.
+    Man(help_cmd::Man),
 }
 
 /// How diagnostics are drawn on this terminal.
@@ -141,50 +101,24 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return if e.use_stderr() {
+                Exit::Usage
+            } else {
+                Exit::Success
+            }
+            .into();
         }
     };
     let style = style(cli.no_color);
-    match cli.command {
-        Command::Check { files, quiet } => check_cmd::run(&files, quiet, style),
-        // Parsed here rather than by clap so the error can underline the offending column.
-        Command::Eval { file, at, json } => match formats::point(&at) {
-            Ok(point) => eval_cmd::run(&file, &point, json, style),
-            Err(e) => {
-                eprint!("{}", e.render(style));
-                ExitCode::from(2)
-            }
-        },
-        Command::Fdm {
-            file,
-            out,
-            format,
-            json,
-        } => fdm_cmd::run(&file, &fdm_cmd::Options { out, format, json }, style),
-        Command::Solve {
-            file,
-            method,
-            seed,
-            budget,
-            out,
-            resume,
-            allow_exec,
-            quiet,
-            json,
-        } => solve_cmd::run(
-            &file,
-            &solve_cmd::Options {
-                method,
-                seed,
-                budget,
-                out,
-                resume,
-                allow_exec,
-                quiet,
-                json,
-            },
-            style,
-        ),
-        Command::Bench(options) => bench_cmd::run(&options, style),
+    match &cli.command {
+        Command::Check(o) => check_cmd::run(o, style),
+        Command::Eval(o) => eval_cmd::run(o, style),
+        Command::Fdm(o) => fdm_cmd::run(o, style),
+        Command::Solve(o) => solve_cmd::run(o, style),
+        Command::Bench(o) => bench_cmd::run(o, style),
+        Command::Methods(o) => methods_cmd::run(o),
+        Command::Completions(o) => help_cmd::completions(o),
+        Command::Man(o) => help_cmd::man(o),
     }
+    .into()
 }

@@ -1,41 +1,63 @@
 //! `pinnbo solve`: run an optimization on a problem file, journaled and resumable, with a
 //! progress bar and a final report; writes summary.json, history.csv and a convergence plot.
 
+use crate::exit::Exit;
 use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
-use pinnbo_core::journal;
 use pinnbo_core::oracle::{self, SetupError};
+use pinnbo_core::run::journal;
+use pinnbo_core::run::outputs;
 use pinnbo_core::run::{Run, RunConfig, RunError};
-use pinnbo_core::{outputs, BuildError, Optimization, Summary};
+use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
 use pinnbo_dsl::{Problem, Style};
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
-/// Exit code when the run stopped early (too many failed evaluations, a method error); what
-/// was computed is journaled and summarized.
-pub const STOPPED: u8 = 3;
-
+#[derive(Debug, clap::Args)]
+#[command(after_help = "Examples:\n  pinnbo solve problems/beam.pde\n  \
+                        pinnbo solve problems/branin-constrained.pde --method gp-ei --seed 1 --budget 40\n  \
+                        pinnbo solve problems/branin-constrained.pde --resume branin-constrained-gp-ei-seed1")]
 pub struct Options {
+    /// The problem file.
+    pub file: PathBuf,
+    /// The method (default: the file's `method`, else gp-ei); `pinnbo methods` lists them
+    /// with their settings.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::methods::available()))]
     pub method: Option<String>,
+    /// The run's seed: every random choice flows from it (default: the file's `seed`, else 0).
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Total evaluations, the initial design included (default: the file's `budget`, else 50).
+    #[arg(long)]
     pub budget: Option<usize>,
+    /// Output folder (default ./<problem>-<method>-seed<seed>, or with -2, -3, .. appended
+    /// when that holds a run already).
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Continue the run journaled in this folder.
+    #[arg(long, conflicts_with = "out")]
     pub resume: Option<PathBuf>,
+    /// Let an `oracle command` run its program.
+    #[arg(long)]
     pub allow_exec: bool,
+    /// Print nothing but errors.
+    #[arg(long, short, conflicts_with = "json")]
     pub quiet: bool,
+    /// Print the summary as JSON (no progress bar).
+    #[arg(long)]
     pub json: bool,
 }
 
-pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
+pub fn run(options: &Options, style: Style) -> Exit {
+    let file: &Path = &options.file;
     let Some(checked) = crate::load_or_report(file, style) else {
-        return ExitCode::from(1);
+        return Exit::Invalid;
     };
     let problem = checked.problem;
     let (config, dir) = match configure(&problem, options) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let source = problem.source.clone();
@@ -47,15 +69,15 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
         Ok(s) => s,
         Err(BuildError::Method(msg)) => {
             eprintln!("error: {msg}");
-            return ExitCode::from(2);
+            return Exit::Usage;
         }
         Err(BuildError::Setup(e)) => {
             report_setup(&source, e, style);
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let started = if options.resume.is_some() {
@@ -67,14 +89,14 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
         Ok(r) => r,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(1);
+            return Exit::Invalid;
         }
     };
     let outcome = drive(&mut run, options.quiet || options.json);
     let summary = run.summary();
     if let Err(e) = write_outputs(&mut run, &summary) {
         eprintln!("error: {e}");
-        return ExitCode::from(1);
+        return Exit::Invalid;
     }
     if options.json {
         println!(
@@ -85,7 +107,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
         print_report(&run, &summary);
     }
     match outcome {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) => Exit::Success,
         Err(e) => {
             eprintln!("error: {e}");
             eprintln!(
@@ -94,7 +116,7 @@ pub fn run(file: &Path, options: &Options, style: Style) -> ExitCode {
                 run.dir().display(),
                 run.dir().display()
             );
-            ExitCode::from(STOPPED)
+            Exit::Stopped
         }
     }
 }
@@ -163,33 +185,41 @@ fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), Str
 
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal).
 fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
-    let budget = run.config().budget as u64;
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::new(budget)
+        ProgressBar::new(run.config().budget as u64)
     };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} eval  best {msg}  ETA {eta}",
-        )
-        .expect("valid template"),
-    );
-    bar.set_position(run.records().len() as u64);
-    let names: Vec<String> = run
-        .problem()
-        .coords
-        .iter()
-        .map(|c| c.name.clone())
-        .collect();
-    while let Some(record) = run.step()?.cloned() {
+    run.drive(&Progress { bar })
+}
+
+/// The progress bar: evaluations done, the best feasible objective so far, failures as
+/// warnings above it.
+struct Progress {
+    bar: ProgressBar,
+}
+
+impl Observer for Progress {
+    fn on_start(&self, run: &Run) {
+        self.bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} eval  best {msg}  ETA {eta}",
+            )
+            .expect("valid template"),
+        );
+        self.bar.set_position(run.records().len() as u64);
+    }
+
+    fn on_record(&self, run: &Run, record: &Record) {
         if let Some(f) = &record.failure {
-            let at: Vec<String> = names
+            let at: Vec<String> = run
+                .problem()
+                .coords
                 .iter()
                 .zip(&record.x)
-                .map(|(n, v)| format!("{n} = {v}"))
+                .map(|(c, v)| format!("{} = {v}", c.name))
                 .collect();
-            bar.println(format!(
+            self.bar.println(format!(
                 "warning: evaluation {} failed at {}: {f}",
                 record.index + 1,
                 at.join(", ")
@@ -198,11 +228,13 @@ fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
         let best = run.summary().best.map_or("none feasible".to_string(), |b| {
             format!("{:.6}", b.objective)
         });
-        bar.set_message(best);
-        bar.inc(1);
+        self.bar.set_message(best);
+        self.bar.inc(1);
     }
-    bar.finish_and_clear();
-    Ok(())
+
+    fn on_finish(&self, _run: &Run, _outcome: Result<(), &RunError>) {
+        self.bar.finish_and_clear();
+    }
 }
 
 fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {

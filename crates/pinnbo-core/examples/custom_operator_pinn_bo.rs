@@ -56,7 +56,7 @@ fn main() {
         .start(&dir)
         .expect("a fresh output folder");
     while let Some(record) = run.step().expect("the closed form never fails") {
-        let nu = record.diagnostics["nu"].as_f64();
+        let nu = record.diagnostics.get("nu").and_then(|v| v.as_f64());
         if let Some(e) = &record.observed {
             println!(
                 "{:2}  f({:.4}) = {:+.5}{}",

@@ -9,8 +9,8 @@
 //! of two ReLU layers of 500, the files' NeuralBO settings, trained on random points.
 
 use candle_core::{DType, Device, Tensor};
-use pinnbo_core::neural_surrogate::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
 use pinnbo_core::space::Standardizer;
+use pinnbo_core::surrogates::neural::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
 use rand::{Rng, SeedableRng};
 use std::time::Instant;
 

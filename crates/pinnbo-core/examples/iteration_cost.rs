@@ -12,11 +12,11 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use pinnbo_core::design::{points, Design};
-use pinnbo_core::methods::strategy;
 use pinnbo_core::oracle::{from_problem, minimized};
+use pinnbo_core::run::design::{points, Design};
 use pinnbo_core::space::Space;
-use pinnbo_core::strategy::Observed;
+use pinnbo_core::strategies::methods::strategy;
+use pinnbo_core::strategies::Observed;
 use pinnbo_dsl::ir::{Method, SettingValue, Settings};
 use pinnbo_dsl::{compile, Source};
 use rand::SeedableRng;

@@ -4,31 +4,29 @@
 //! Every problem is minimized internally over the unit cube: `maximize` negates the
 //! objective ([`oracle::minimized`]) and [`space::Space`] maps the box. Knows the DSL's IR,
 //! the FDM solvers and the jets; never the command line.
+//!
+//! The modules, by role:
+//! - [`oracle`] — what measures a point: closed forms, FDM fields, external commands, closures.
+//! - [`strategies`] — one step of each method (history → next point) and the method registry.
+//! - [`surrogates`] — the models the strategies fit: Gaussian processes, neural surrogates.
+//! - [`acquisition`] — scoring and searching candidates, trust regions.
+//! - [`run`] — the loop: initial design, journal, saved strategy state, outputs, the builder.
+//! - [`bench`] — many runs over problems, methods and seeds, and their statistics.
+//!
+//! Most programs need only the [`prelude`].
 
 pub mod acquisition;
 pub mod bench;
-pub mod builder;
-mod dense;
-pub mod design;
-pub mod gp;
-pub mod gp_bo;
-pub mod journal;
-pub mod methods;
-mod neural;
-pub mod neural_bo;
-pub mod neural_cbo;
-pub mod neural_greedy;
-pub mod neural_surrogate;
 pub mod oracle;
-pub mod outputs;
-pub mod pinn_bo;
+pub mod prelude;
 pub mod run;
 pub mod space;
-pub mod strategy;
-mod strategy_state;
-pub mod trust_region;
+pub mod strategies;
+pub mod surrogates;
 
-pub use builder::{BuildError, Optimization};
-pub use oracle::{Evaluation, Failure, Oracle};
+pub use oracle::{Evaluation, Failure, FnOracle, Oracle};
+pub use run::builder::{BuildError, Optimization};
+pub use run::journal::Record;
+pub use run::observer::Observer;
 pub use run::{Run, RunConfig, RunError, Summary};
-pub use strategy::{Observed, Proposal, Strategy};
+pub use strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};

@@ -18,14 +18,16 @@ pub mod diag;
 pub mod diff;
 pub mod eval;
 pub mod ir;
+pub mod methods;
 pub mod operators;
 pub mod parse;
 pub mod source;
+pub mod spec;
 
-pub use check::{method_names, MethodInfo, METHODS};
 pub use diag::{render, Diagnostic, Severity, Style};
 pub use eval::{CompileError, Compiled};
 pub use ir::Problem;
+pub use methods::{method, method_names, MethodInfo, METHODS};
 pub use operators::{OperatorSignature, Operators};
 pub use source::{Source, Span};
 

@@ -7,10 +7,11 @@
 pub mod results;
 pub mod stats;
 
-use crate::journal::{lock_for_writing, JournalError, Record};
 use crate::oracle::{FdmOracle, SetupError};
-use crate::run::{Run, RunConfig};
-use crate::{outputs, BuildError, Optimization};
+use crate::run::journal::{lock_for_writing, JournalError, Record};
+use crate::run::outputs;
+use crate::run::{Observer, Run, RunConfig};
+use crate::{BuildError, Optimization};
 use pinnbo_dsl::Problem;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -55,6 +56,15 @@ pub fn optimum(problem: &Problem) -> Result<Option<Optimum>, SetupError> {
             source: OptimumSource::ReferenceField,
         }))
 }
+
+/// Follows a whole bench: every run's evaluations (as a run's [`Observer`], shared by the
+/// job threads) and each run's outcome as it ends.
+pub trait BenchObserver: Observer + Sync {
+    fn on_outcome(&self, _outcome: &Outcome) {}
+}
+
+/// Follows nothing.
+impl BenchObserver for () {}
 
 /// A benchmark: problems, methods, seeds and where the runs go.
 pub struct Plan {
@@ -164,10 +174,9 @@ impl Plan {
         config
     }
 
-    /// Runs (or continues, or reuses) one run; `on_progress(n)` counts evaluations as they
-    /// are journaled (those found in a journal at once). Never fails: a run that cannot start
-    /// or stops early says why in its status.
-    pub fn execute(&self, spec: &RunSpec, on_progress: &(dyn Fn(usize) + Sync)) -> Outcome {
+    /// Runs (or continues, or reuses) one run, which `observer` follows. Never fails: a run
+    /// that cannot start or stops early says why in its status.
+    pub fn execute(&self, spec: &RunSpec, observer: &dyn Observer) -> Outcome {
         let config = self.config(spec);
         let budget = config.budget;
         let dir = self.dir(spec);
@@ -183,7 +192,9 @@ impl Plan {
             .setup();
         let setup = match setup {
             Ok(s) => s,
-            Err(BuildError::Method(why)) => return outcome(Status::NotApplicable(why), vec![]),
+            Err(BuildError::Method(why)) => {
+                return outcome(Status::NotApplicable(why.to_string()), vec![])
+            }
             Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
         };
         let journal = dir.join("journal.jsonl");
@@ -196,25 +207,12 @@ impl Plan {
             Ok(r) => r,
             Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
         };
-        if !run.records().is_empty() {
-            on_progress(run.records().len());
-        }
         let reused = run.is_done();
-        let mut status = if reused {
-            Status::Reused
-        } else {
-            Status::Finished
+        let mut status = match run.drive(observer) {
+            Ok(()) if reused => Status::Reused,
+            Ok(()) => Status::Finished,
+            Err(e) => Status::Stopped(e.to_string()),
         };
-        loop {
-            match run.step() {
-                Ok(Some(_)) => on_progress(1),
-                Ok(None) => break,
-                Err(e) => {
-                    status = Status::Stopped(e.to_string());
-                    break;
-                }
-            }
-        }
         // A run that stopped already says why; otherwise an unwritable folder is the reason.
         if let Err(e) = outputs::write(&dir, run.problem(), &run.summary(), run.records()) {
             if !matches!(status, Status::Stopped(_)) {
@@ -227,13 +225,13 @@ impl Plan {
     /// Every run, `jobs` at a time, in the order of [`Plan::runs`]. Each job thread has its
     /// own rayon pool of `threads_per_run` threads for its runs' parallel work, so that
     /// concurrent runs do not queue behind each other in one shared pool (when a pool cannot
-    /// be built, the shared one is used). `on_done` sees each finished run.
+    /// be built, the shared one is used). `observer` follows every run, and sees each
+    /// run's outcome.
     pub fn execute_all(
         &self,
         jobs: usize,
         threads_per_run: usize,
-        on_progress: &(dyn Fn(usize) + Sync),
-        on_done: &(dyn Fn(&Outcome) + Sync),
+        observer: &dyn BenchObserver,
     ) -> Vec<Outcome> {
         let runs = self.runs();
         let next = AtomicUsize::new(0);
@@ -241,8 +239,8 @@ impl Plan {
         let work = || loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = runs.get(i) else { break };
-            let outcome = self.execute(spec, on_progress);
-            on_done(&outcome);
+            let outcome = self.execute(spec, observer);
+            observer.on_outcome(&outcome);
             done.lock().expect("no worker panics holding it")[i] = Some(outcome);
         };
         std::thread::scope(|scope| {

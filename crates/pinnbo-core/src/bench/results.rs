@@ -4,8 +4,8 @@
 
 use super::stats::{benjamini_hochberg, welch_greater, Moments};
 use super::Outcome;
-use crate::journal::Record;
 use crate::oracle::minimized;
+use crate::run::journal::Record;
 use pinnbo_dsl::Problem;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -75,7 +75,7 @@ pub fn rows(
     seed: u64,
     records: &[Record],
 ) -> Vec<Row> {
-    let best = crate::outputs::best_so_far(problem, records);
+    let best = crate::run::outputs::best_so_far(problem, records);
     let opt = optimum.map(|o| minimized(problem, o));
     let mut seconds = 0.0;
     let mut least_rpv: Option<f64> = None;
@@ -326,7 +326,7 @@ fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {
         let t = by_method.entry(&o.spec.method).or_default();
         t.runs += 1;
         for r in &o.records {
-            let training = r.diagnostics["train_seconds"].as_f64().unwrap_or(0.0);
+            let training = r.diagnostics.train_seconds.unwrap_or(0.0);
             t.evaluations += 1;
             t.training += training;
             t.acquisition += (r.propose_seconds - training).max(0.0);

@@ -3,7 +3,7 @@
 //! resumed run draws the same noise; the clean values are journaled beside the noisy ones.
 
 use super::{Evaluation, Oracle, SetupError};
-use crate::design::{self, Design};
+use crate::run::design::{self, Design};
 use crate::space::Space;
 use pinnbo_dsl::ir::{NoiseKind, NoiseLevel};
 use pinnbo_dsl::Problem;

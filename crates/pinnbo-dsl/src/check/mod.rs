@@ -16,8 +16,6 @@ use crate::operators::{Operators, BUILTIN_OPERATORS};
 use crate::source::{Source, Span};
 use std::collections::HashMap;
 
-pub use settings::{method_names, MethodInfo, METHODS};
-
 /// Upper limits that keep a hostile or mistaken file from exhausting memory.
 pub const MAX_VECTOR_LEN: usize = 10_000;
 pub const MAX_SUM_TERMS: i64 = 100_000;

@@ -1,192 +1,78 @@
-//! Tables of the settings each method and oracle accepts, and their checking.
+//! The oracles' tables of settings, and checking a block's settings against a table (the
+//! methods' tables are in `crate::methods`).
 
 use super::Checker;
 use crate::ast::{BlockItem, Ident, Setting, Value};
 use crate::diag::{suggestion, Diagnostic};
 use crate::ir::{Method, Pde, SettingValue, Settings};
+use crate::methods::{method, method_names};
 use crate::source::Span;
-
-/// The type and range a setting accepts.
-#[derive(Clone, Copy, Debug)]
-pub enum Kind {
-    Int {
-        min: u64,
-    },
-    /// A finite number strictly greater than zero.
-    Positive,
-    Choice(&'static [&'static str]),
-    Duration,
-    Dims,
-    List,
-    Str,
-}
-
-impl Kind {
-    fn describe(self) -> String {
-        match self {
-            Kind::Int { min } => format!("an integer of at least {min}"),
-            Kind::Positive => "a positive number".into(),
-            Kind::Choice(options) => format!("one of {}", options.join(", ")),
-            Kind::Duration => "a duration such as `30 s` or `10 min`".into(),
-            Kind::Dims => "grid dimensions such as `129 x 129`".into(),
-            Kind::List => "a list of numbers such as `[0.1, 0.5, 1]`".into(),
-            Kind::Str => "a string in double quotes".into(),
-        }
-    }
-}
-
-#[derive(Clone, Copy, Debug)]
-pub struct Spec {
-    pub key: &'static str,
-    pub kind: Kind,
-}
-
-const fn spec(key: &'static str, kind: Kind) -> Spec {
-    Spec { key, kind }
-}
-
-const ACTIVATIONS: &[&str] = &["tanh", "sin", "softplus", "relu"];
-
-/// Settings every neural surrogate accepts.
-const NEURAL: &[Spec] = &[
-    spec("width", Kind::Int { min: 1 }),
-    spec("depth", Kind::Int { min: 1 }),
-    spec("activation", Kind::Choice(ACTIVATIONS)),
-    spec("lr", Kind::Positive),
-    spec("lr_decay", Kind::Positive),
-    spec("epochs", Kind::Int { min: 1 }),
-    spec("batch", Kind::Int { min: 1 }),
-    spec("steps", Kind::Int { min: 1 }),
-    spec("lambda", Kind::Positive),
-    spec("nu", Kind::Positive),
-    spec("retrain_every", Kind::Int { min: 1 }),
-    spec("features", Kind::Choice(&["static", "dynamic"])),
-    spec("bias", Kind::Positive),
-];
-
-/// The NeuralBO surrogate's arithmetic: f32 trains and screens candidates in single precision.
-const PRECISION: &[Spec] = &[spec("dtype", Kind::Choice(&["f64", "f32"]))];
-
-/// Where NeuralBO's training starts each step: θ0 for the whole schedule, or the previous
-/// step's network for `warm_steps` steps.
-const WARM: &[Spec] = &[
-    spec("start", Kind::Choice(&["initial", "previous"])),
-    spec("warm_steps", Kind::Int { min: 1 }),
-];
-
-/// How a Thompson sample is drawn: one function (pathwise) or independently per candidate.
-const THOMPSON: &[Spec] = &[spec("draw", Kind::Choice(&["pathwise", "independent"]))];
-
-/// Settings of the acquisition optimizer.
-const ACQUISITION: &[Spec] = &[
-    spec("candidates", Kind::Int { min: 1 }),
-    spec("acquisition", Kind::Choice(&["random", "refine"])),
-    spec("region", Kind::Choice(&["global", "trust", "auto"])),
-];
-
-const PINN: &[Spec] = &[
-    spec("residual_points", Kind::Int { min: 1 }),
-    spec("lambda_r", Kind::Positive),
-    spec("sampling", Kind::Choice(&["sobol", "uniform"])),
-    spec("surrogate", Kind::Choice(&["pinn", "ntk-gp"])),
-];
-
-const GP: &[Spec] = &[
-    spec("kernel", Kind::Choice(&["matern52", "se"])),
-    spec("beta", Kind::Positive),
-    spec("restarts", Kind::Int { min: 1 }),
-];
-
-/// A method the `method` statement can name.
-#[derive(Debug)]
-pub struct MethodInfo {
-    pub name: &'static str,
-    pub summary: &'static str,
-    groups: &'static [&'static [Spec]],
-}
-
-impl MethodInfo {
-    pub fn settings(&self) -> impl Iterator<Item = &'static Spec> + Clone {
-        self.groups.iter().flat_map(|g| g.iter())
-    }
-}
-
-pub static METHODS: &[MethodInfo] = &[
-    MethodInfo {
-        name: "pinn-bo",
-        summary: "physics-informed neural network surrogate with Thompson-style acquisition",
-        groups: &[NEURAL, ACQUISITION, THOMPSON, PINN],
-    },
-    MethodInfo {
-        name: "neural-bo",
-        summary: "neural Thompson sampling",
-        groups: &[NEURAL, ACQUISITION, THOMPSON, PRECISION, WARM],
-    },
-    MethodInfo {
-        name: "neural-cbo",
-        summary: "constrained: EI on the objective among LCB-feasible points",
-        groups: &[
-            NEURAL,
-            ACQUISITION,
-            PRECISION,
-            &[spec("beta", Kind::Positive)],
-        ],
-    },
-    MethodInfo {
-        name: "neural-greedy",
-        summary: "perturbed targets and fresh initialization every round",
-        groups: &[
-            NEURAL,
-            ACQUISITION,
-            &[
-                spec("sigma", Kind::Positive),
-                spec("explore", Kind::Int { min: 0 }),
-            ],
-        ],
-    },
-    MethodInfo {
-        name: "gp-ei",
-        summary: "Gaussian process, expected improvement",
-        groups: &[GP, ACQUISITION],
-    },
-    MethodInfo {
-        name: "gp-ucb",
-        summary: "Gaussian process, upper confidence bound",
-        groups: &[GP, ACQUISITION],
-    },
-    MethodInfo {
-        name: "gp-ts",
-        summary: "Gaussian process, Thompson sampling",
-        groups: &[GP, ACQUISITION],
-    },
-    MethodInfo {
-        name: "random",
-        summary: "uniform random search",
-        groups: &[],
-    },
-];
-
-pub fn method_names() -> impl Iterator<Item = &'static str> {
-    METHODS.iter().map(|m| m.name)
-}
+use crate::spec::{Default, Kind, Spec};
 
 pub(crate) const FDM: &[Spec] = &[
-    spec("points", Kind::Int { min: 3 }),
-    spec("grid", Kind::Dims),
-    spec(
+    Spec::new(
+        "points",
+        Kind::Int { min: 3 },
+        Default::Computed("65,537 for a beam, 257 for a rod"),
+        "grid points of a one-dimensional field",
+    ),
+    Spec::new(
+        "grid",
+        Kind::Dims,
+        Default::Computed("257 x 257 steady, 129 x 129 transient"),
+        "grid points per axis of a two-dimensional field",
+    ),
+    Spec::new(
         "scheme",
         Kind::Choice(&["crank-nicolson", "backward-euler"]),
+        Default::Name("crank-nicolson"),
+        "the time stepping of a transient field",
     ),
-    spec("steps", Kind::Int { min: 1 }),
-    spec("times", Kind::List),
-    spec("interpolation", Kind::Choice(&["linear", "cubic"])),
+    Spec::new(
+        "steps",
+        Kind::Int { min: 1 },
+        Default::Computed("as many as spatial intervals"),
+        "time steps of a transient field",
+    ),
+    Spec::new(
+        "times",
+        Kind::List,
+        Default::Computed("the final time"),
+        "the moments `pinnbo fdm` draws for a two-dimensional transient field",
+    ),
+    Spec::new(
+        "interpolation",
+        Kind::Choice(&["linear", "cubic"]),
+        Default::Name("linear"),
+        "how the field is read between nodes",
+    ),
 ];
 
 pub(crate) const COMMAND: &[Spec] = &[
-    spec("timeout", Kind::Duration),
-    spec("output", Kind::Choice(&["number", "json"])),
-    spec("workdir", Kind::Str),
-    spec("max_failures", Kind::Int { min: 1 }),
+    Spec::new(
+        "timeout",
+        Kind::Duration,
+        Default::Computed("none"),
+        "an evaluation running longer fails",
+    ),
+    Spec::new(
+        "output",
+        Kind::Choice(&["number", "json"]),
+        Default::Name("number"),
+        "what the program prints: one number, or `{\"objective\": .., \"constraints\": [..]}`",
+    ),
+    Spec::new(
+        "workdir",
+        Kind::Str,
+        Default::Computed("the problem file's folder"),
+        "where the program runs",
+    ),
+    Spec::new(
+        "max_failures",
+        Kind::Int { min: 1 },
+        Default::Int(5),
+        "failed evaluations in a row that stop the run",
+    ),
 ];
 
 /// Checks a block's settings against `specs`. Conditions are reported as misplaced.
@@ -322,7 +208,7 @@ pub(crate) fn check_method(
     items: &[BlockItem],
     pdes: &[Pde],
 ) -> Option<Method> {
-    let Some(info) = METHODS.iter().find(|m| m.name == name.name) else {
+    let Some(info) = method(&name.name) else {
         let help = suggestion(&name.name, method_names()).unwrap_or_else(|| {
             format!(
                 "known methods: {}",

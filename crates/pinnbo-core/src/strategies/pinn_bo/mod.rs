@@ -22,13 +22,14 @@
 //! pde's own coordinates. It predicts the field in the file's units: output scale `s ν_t`
 //! (s the observations' standard deviation) and output bias starting at their mean.
 
+use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
-use crate::dense::Spd;
-use crate::neural::{column, minimize};
-use crate::neural_surrogate::to_mat;
 use crate::space::{Space, Standardizer};
-use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::Domain;
+use crate::strategies::methods::choice;
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::dense::Spd;
+use crate::surrogates::network::{column, minimize};
+use crate::surrogates::neural::to_mat;
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
@@ -37,9 +38,9 @@ use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::train::{train, Observations, ResidualTerm, TrainConfig};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
 use pinnbo_dsl::ir::{Expr, Sense};
+use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 
 mod ntk_gp;
 
@@ -76,32 +77,42 @@ pub struct PinnBoConfig {
     pub search: Search,
 }
 
-impl Default for PinnBoConfig {
-    fn default() -> Self {
+impl PinnBoConfig {
+    pub fn from_settings(s: &MethodSettings) -> PinnBoConfig {
         PinnBoConfig {
-            surrogate: Surrogate::Pinn,
-            width: 100,
-            depth: 3,
-            activation: Activation::Tanh,
-            lambda: 1.0,
-            residual_points: 500,
-            lambda_r: 1.0,
-            sampling: Sampling::Sobol,
-            // Under-trained, the network misleads: on a 1-D bowl with its pde, 60 epochs left it
-            // worse than a constant (proposals at f = 0.14, 300 epochs found 1e-4); on the
-            // custom-operator example 300 epochs stayed at x = 1.23 (f = -0.22), 1,000 found
-            // the minimum at once (-0.527). Training stops earlier on a plateau.
-            epochs: 1000,
-            lr: 1e-2,
-            lr_decay: 0.95,
-            nu: None,
+            surrogate: choice(s, "surrogate", |n| match n {
+                "pinn" => Some(Surrogate::Pinn),
+                "ntk-gp" => Some(Surrogate::NtkGp),
+                _ => None,
+            }),
+            width: s.count("width"),
+            depth: s.count("depth"),
+            activation: choice(s, "activation", Activation::from_name),
+            lambda: s.number("lambda"),
+            residual_points: s.count("residual_points"),
+            lambda_r: s.number("lambda_r"),
+            sampling: choice(s, "sampling", |n| match n {
+                "sobol" => Some(Sampling::Sobol),
+                "uniform" => Some(Sampling::Uniform),
+                _ => None,
+            }),
+            epochs: s.count("epochs"),
+            lr: s.number("lr"),
+            lr_decay: s.number("lr_decay"),
+            nu: s.computed_number("nu"),
             norm_bound: 1.0,
             // R̃ = sqrt((R1/λ1)² + (R2/λ2)²) with R1 = R2 = 0.1 and λ = 1: standardized
             // observations with noise around a tenth of their spread.
             noise_scale: 0.1 * std::f64::consts::SQRT_2,
             delta: 0.1,
-            search: Search::default(),
+            search: Search::from_settings(s),
         }
+    }
+}
+
+impl Default for PinnBoConfig {
+    fn default() -> Self {
+        PinnBoConfig::from_settings(&MethodSettings::defaults("pinn-bo"))
     }
 }
 
@@ -125,9 +136,8 @@ pub struct PinnBo {
     hi: Vec<f64>,
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("PINN-BO: {e}"))
-}
+/// Where this module's errors arise, for their messages.
+const PART: &str = "PINN-BO";
 
 /// `(γ, I)`: the information gain `½ logdet(I + K_uu/λ1)` and the interaction information
 /// `½ [logdet(I + K_uu/λ1) + logdet(I + K_rr/λ2) − logdet(I + K̂)]`, K̂ the joint block
@@ -150,7 +160,7 @@ fn logdet_shifted(k: &Mat<f64>, lambda: f64) -> Result<f64, StrategyError> {
     let a = Mat::from_fn(n, n, |i, j| {
         k[(i, j)] / lambda + if i == j { 1.0 } else { 0.0 }
     });
-    Ok(Spd::new(&a, "I + K/λ").map_err(failed)?.log_det())
+    Ok(Spd::new(&a, "I + K/λ").within(PART)?.log_det())
 }
 
 /// `[[a K_uu, b K_ur], [b K_ru, c K_rr]] + diagonal · I`, `[a, b, c] = scales`.
@@ -184,7 +194,7 @@ fn interaction_with(
     let cross = 1.0 / (lambda1 * lambda2).sqrt();
     let joint = joint_gram(k_uu, k_ur, k_rr, [1.0 / lambda1, cross, 1.0 / lambda2], 1.0);
     let logdet_uu = logdet_shifted(k_uu, lambda1)?;
-    let logdet_joint = Spd::new(&joint, "I + K̂").map_err(failed)?.log_det();
+    let logdet_joint = Spd::new(&joint, "I + K̂").within(PART)?.log_det();
     let gamma = 0.5 * logdet_uu;
     Ok((gamma, 0.5 * (logdet_uu + logdet_rr - logdet_joint)))
 }
@@ -202,7 +212,7 @@ impl PinnBo {
         let field = match &problem.objective.expr {
             Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => *id,
             _ => {
-                return Err(StrategyError(
+                return Err(StrategyError::Unusable(
                     "PINN-BO needs an objective that is one field of all the variables, in \
                      their order (such as `minimize f` with `field f(x1, x2)`), so that the pde \
                      constrains what is optimized"
@@ -215,9 +225,9 @@ impl PinnBo {
             parameterization: Parameterization::Ntk,
             ..MlpConfig::new(d, config.width, config.depth)
         };
-        let initial = Mlp::new(mlp, seed, &Device::Cpu).map_err(failed)?;
+        let initial = Mlp::new(mlp, seed, &Device::Cpu).within(PART)?;
         let (lo, hi) = (problem.lower(), problem.upper());
-        initial.normalize_inputs(&lo, &hi).map_err(failed)?;
+        initial.normalize_inputs(&lo, &hi).within(PART)?;
         let collocation = CollocationConfig {
             sampling: config.sampling,
             pde_weight: config.lambda_r,
@@ -225,21 +235,21 @@ impl PinnBo {
         };
         let (mut terms, _dropped) =
             residual_terms(problem, field, &initial, &collocation, operators, false)
-                .map_err(failed)?;
+                .within(PART)?;
         let residual_features = terms
             .iter()
             .map(|t| Factors::of_residual(&initial, &t.residual, &t.points))
             .collect::<candle_core::Result<Vec<_>>>()
-            .map_err(failed)?;
+            .within(PART)?;
         let (mut value_norm, mut residual_norm) = (0.0, 0.0);
         for (term, omega) in terms.iter().zip(&residual_features) {
-            let phi = Factors::of_values(&initial, &term.points).map_err(failed)?;
+            let phi = Factors::of_values(&initial, &term.points).within(PART)?;
             value_norm += column(gram_diagonal(&phi))
-                .map_err(failed)?
+                .within(PART)?
                 .iter()
                 .sum::<f64>();
             residual_norm += column(gram_diagonal(omega))
-                .map_err(failed)?
+                .within(PART)?
                 .iter()
                 .sum::<f64>();
         }
@@ -277,7 +287,7 @@ impl PinnBo {
         &self,
         observed: &Tensor,
     ) -> Result<(Factors, Mat<f64>, Mat<f64>), StrategyError> {
-        let phi = Factors::of_values(&self.initial, observed).map_err(failed)?;
+        let phi = Factors::of_values(&self.initial, observed).within(PART)?;
         let k_uu = block_gram(std::slice::from_ref(&phi), std::slice::from_ref(&phi))?;
         let k_ur = self.against_residuals(&phi)?;
         Ok((phi, k_uu, k_ur))
@@ -328,7 +338,7 @@ impl PinnBo {
         let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
         let standardizer = Standardizer::fit(&field);
         let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
-        let observed = self.raw_tensor(&flat, d).map_err(failed)?;
+        let observed = self.raw_tensor(&flat, d).within(PART)?;
         Ok((field, standardizer, observed))
     }
 
@@ -347,7 +357,7 @@ fn block_gram(rows: &[Factors], cols: &[Factors]) -> Result<Mat<f64>, StrategyEr
         .iter()
         .map(|r| {
             cols.iter()
-                .map(|c| to_mat(&gram(r, c).map_err(failed)?))
+                .map(|c| to_mat(&gram(r, c).within(PART)?))
                 .collect()
         })
         .collect::<Result<_, _>>()?;
@@ -388,8 +398,8 @@ impl Strategy for PinnBo {
         let (_, k_uu, k_ur) = self.observed_grams(&observed)?;
         let (nu, _, _) = self.nu(&k_uu, &k_ur)?;
         let (net, _) = self.train_pinn(observed, field, &standardizer, nu)?;
-        let at = self.raw_tensor(&points.concat(), d).map_err(failed)?;
-        let values = column(net.forward(&at)).map_err(failed)?;
+        let at = self.raw_tensor(&points.concat(), d).within(PART)?;
+        let values = column(net.forward(&at)).within(PART)?;
         Ok(Some(values.iter().map(|v| sign * v).collect()))
     }
 
@@ -416,19 +426,15 @@ impl Strategy for PinnBo {
                 gp.minimize_bound(self, nu, sign, &standardizer, rng, &domain)?
             }
         };
-        let mut diagnostics = json!({
-            "nu": nu,
-            "information_gain": gamma,
-            "interaction_information": info,
-            "predicted": sign * step.predicted,
-            "information_seconds": info_seconds,
-            "seconds": clock.elapsed().as_secs_f64(),
-        });
-        if let (Some(map), serde_json::Value::Object(extra)) =
-            (diagnostics.as_object_mut(), step.diagnostics)
-        {
-            map.extend(extra);
+        let diagnostics = Diagnostics {
+            predicted: Some(sign * step.predicted),
+            ..step.diagnostics
         }
+        .with("nu", nu)
+        .with("information_gain", gamma)
+        .with("interaction_information", info)
+        .with("information_seconds", info_seconds)
+        .with("seconds", clock.elapsed().as_secs_f64());
         Ok(Proposal {
             unit: step.unit,
             diagnostics: domain.annotate(diagnostics),
@@ -441,7 +447,7 @@ impl Strategy for PinnBo {
 struct Step {
     unit: Vec<f64>,
     predicted: f64,
-    diagnostics: serde_json::Value,
+    diagnostics: Diagnostics,
 }
 
 impl PinnBo {
@@ -452,17 +458,17 @@ impl PinnBo {
         field: Vec<f64>,
         standardizer: &Standardizer,
         nu: f64,
-    ) -> Result<(Mlp, serde_json::Value), StrategyError> {
+    ) -> Result<(Mlp, Diagnostics), StrategyError> {
         let clock = std::time::Instant::now();
-        let mut net = self.initial.deep_copy().map_err(failed)?;
+        let mut net = self.initial.deep_copy().within(PART)?;
         let scale = standardizer.std * nu;
         net.set_output_scale(scale);
         net.set_output_bias(standardizer.mean / scale)
-            .map_err(failed)?;
+            .within(PART)?;
         let n = field.len();
         let data = Observations {
             points: observed,
-            values: Tensor::from_vec(field, n, &Device::Cpu).map_err(failed)?,
+            values: Tensor::from_vec(field, n, &Device::Cpu).within(PART)?,
         };
         let c = &self.config;
         let training = TrainConfig {
@@ -476,13 +482,14 @@ impl PinnBo {
             batch: None,
             shuffle_seed: 0,
         };
-        let report = train(&net, Some(&data), &self.terms, &training).map_err(failed)?;
-        let diagnostics = json!({
-            "train_loss": report.final_loss,
-            "epochs": report.epochs,
-            "restored_best": report.restored_best,
-            "train_seconds": clock.elapsed().as_secs_f64(),
-        });
+        let report = train(&net, Some(&data), &self.terms, &training).within(PART)?;
+        let diagnostics = Diagnostics {
+            train_seconds: Some(clock.elapsed().as_secs_f64()),
+            train_loss: Some(report.final_loss),
+            epochs: Some(report.epochs as u64),
+            ..Diagnostics::default()
+        }
+        .with("restored_best", report.restored_best);
         Ok((net, diagnostics))
     }
 
@@ -500,8 +507,7 @@ impl PinnBo {
         let sign = self.minimized_sign();
         let (net, diagnostics) = self.train_pinn(observed, field, standardizer, nu)?;
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
-        let (unit, predicted) =
-            minimize(&f, None, domain, self.config.search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, domain, self.config.search, rng).within(PART)?;
         Ok(Step {
             unit,
             predicted,
@@ -600,6 +606,9 @@ mod tests {
         )
         .err()
         .expect("refused");
-        assert!(e.0.contains("one field of all the variables"), "{}", e.0);
+        assert!(
+            e.to_string().contains("one field of all the variables"),
+            "{e}"
+        );
     }
 }

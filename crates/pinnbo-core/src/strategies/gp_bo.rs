@@ -5,16 +5,17 @@
 //! feasible observation it maximizes that probability alone. UCB and TS rank points whose
 //! feasibility probability is below one half after all others.
 
+use crate::acquisition::trust_region::{Domain, Region};
 use crate::acquisition::{expected_improvement, maximize, probability_nonpositive, Search};
-use crate::gp::{GpModel, Kernel};
 use crate::space::Space;
-use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
-use crate::trust_region::{Domain, Region};
+use crate::strategies::methods::choice;
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::gp::{GpModel, Kernel};
 use faer::Mat;
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use serde_json::json;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GpAcquisition {
@@ -38,25 +39,47 @@ pub struct GpBo {
 }
 
 impl GpBo {
-    pub fn new(acquisition: GpAcquisition) -> GpBo {
+    /// The GP method called `name` (`gp-ei`, `gp-ucb`, `gp-ts`) with its settings `s`.
+    pub fn from_settings(s: &MethodSettings) -> GpBo {
+        let acquisition = match s.info.name {
+            "gp-ucb" => GpAcquisition::ConfidenceBound,
+            "gp-ts" => GpAcquisition::ThompsonSampling,
+            _ => GpAcquisition::ExpectedImprovement,
+        };
         GpBo {
             acquisition,
-            kernel: Kernel::Matern52,
-            restarts: 3,
+            kernel: choice(s, "kernel", Kernel::from_name),
+            restarts: s.count("restarts"),
             // A stationary GP's mean and variance level off at the prior away from the data,
-            // so its acquisition stays interior in high dimension without a trust region.
-            search: Search {
-                region: Region::Global,
-                ..Search::default()
+            // so its acquisition stays interior in high dimension without a trust region
+            // (the table's default region is `global`). Thompson sampling draws on its own
+            // candidates: only its region is a setting.
+            search: match acquisition {
+                GpAcquisition::ThompsonSampling => Search {
+                    region: choice(s, "region", Region::from_name),
+                    ..Search::default()
+                },
+                _ => Search::from_settings(s),
             },
-            beta: None,
+            beta: match acquisition {
+                GpAcquisition::ConfidenceBound => s.computed_number("beta"),
+                _ => None,
+            },
         }
+    }
+
+    pub fn new(acquisition: GpAcquisition) -> GpBo {
+        let name = match acquisition {
+            GpAcquisition::ExpectedImprovement => "gp-ei",
+            GpAcquisition::ConfidenceBound => "gp-ucb",
+            GpAcquisition::ThompsonSampling => "gp-ts",
+        };
+        GpBo::from_settings(&MethodSettings::defaults(name))
     }
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("Gaussian process: {e}"))
-}
+/// Where this module's errors arise, for their messages.
+const PART: &str = "Gaussian process";
 
 impl Strategy for GpBo {
     fn name(&self) -> &'static str {
@@ -76,7 +99,7 @@ impl Strategy for GpBo {
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let gp = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).map_err(failed)?;
+        let gp = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).within(PART)?;
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -90,12 +113,12 @@ impl Strategy for GpBo {
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let objective = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).map_err(failed)?;
+        let objective = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).within(PART)?;
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {
                 let v: Vec<f64> = history.iter().map(|o| o.constraints[c]).collect();
-                GpModel::fit(self.kernel, &x, &v, self.restarts, rng).map_err(failed)
+                GpModel::fit(self.kernel, &x, &v, self.restarts, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let train_seconds = clock.elapsed().as_secs_f64();
@@ -142,19 +165,29 @@ impl Strategy for GpBo {
             }
             GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, &domain, rng)?,
         };
+        let lengthscales: Vec<f64> = objective
+            .hyper
+            .log_lengthscales
+            .iter()
+            .map(|l| l.exp())
+            .collect();
         Ok(Proposal {
             unit,
             diagnostics: domain.annotate(
-                json!({
-                    "acquisition": value,
-                    "train_seconds": train_seconds,
-                    "lengthscales": objective.hyper.log_lengthscales.iter().map(|l| l.exp()).collect::<Vec<_>>(),
-                    "noise_variance": objective.hyper.log_noise.exp(),
-                    "signal_variance": objective.hyper.log_signal.exp(),
-                    "nll": objective.nll,
-                    "jitter": objective.jitter(),
-                    "beta": (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
-                }),
+                Diagnostics {
+                    train_seconds: Some(train_seconds),
+                    ..Diagnostics::default()
+                }
+                .with("acquisition", value)
+                .with("lengthscales", lengthscales)
+                .with("noise_variance", objective.hyper.log_noise.exp())
+                .with("signal_variance", objective.hyper.log_signal.exp())
+                .with("nll", objective.nll)
+                .with("jitter", objective.jitter())
+                .with(
+                    "beta",
+                    (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
+                ),
             ),
         })
     }
@@ -171,7 +204,7 @@ fn thompson(
     let flat = domain.candidates(TS_CANDIDATES, seed);
     let points: Vec<Vec<f64>> = flat.chunks(domain.d).map(<[f64]>::to_vec).collect();
     let (means, cov): (Vec<f64>, Mat<f64>) = model.joint(&points);
-    let spd = crate::dense::Spd::new(&cov, "posterior covariance").map_err(failed)?;
+    let spd = crate::surrogates::dense::Spd::new(&cov, "posterior covariance").within(PART)?;
     let z: Vec<f64> = (0..points.len())
         .map(|_| rng.sample(StandardNormal))
         .collect();

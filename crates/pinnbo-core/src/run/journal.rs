@@ -8,8 +8,8 @@
 //! it ends, so a killed run leaves nothing stale behind.
 
 use crate::oracle::Evaluation;
+use crate::strategies::Diagnostics;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};
 use std::path::Path;
@@ -57,7 +57,7 @@ pub struct Record {
     pub failure: Option<String>,
     pub propose_seconds: f64,
     pub evaluate_seconds: f64,
-    pub diagnostics: Value,
+    pub diagnostics: Diagnostics,
     pub rng: RngState,
 }
 

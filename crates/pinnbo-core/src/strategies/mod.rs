@@ -1,13 +1,30 @@
 //! One step of an optimization method: given everything observed so far, propose the next
-//! point. The loop (`run.rs`) owns evaluation, the journal, budgets and resumption.
+//! point. The loop (`run/`) owns evaluation, the journal, budgets and resumption.
 //!
 //! A strategy is a pure function of the history and the step's random stream, so a resumed
 //! run replays exactly, except what it declares as [`Strategy::state`] (NeuralBO's warm
 //! start): the loop saves that after each proposal and hands it back on resume.
+//!
+//! Each method is one module; [`methods`] builds one by name from a file's `method` block,
+//! reading its settings through the method's declaration in `pinnbo_dsl::methods`.
+
+mod diagnostics;
+mod error;
+pub mod gp_bo;
+pub mod methods;
+pub mod neural_bo;
+pub mod neural_cbo;
+pub mod neural_greedy;
+pub mod pinn_bo;
+mod random;
+
+pub use diagnostics::Diagnostics;
+pub use error::StrategyError;
+pub(crate) use error::Within;
+pub use random::RandomSearch;
 
 use crate::space::Space;
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
 
 /// What a strategy sees of one past evaluation (successful ones only).
 #[derive(Clone, Debug, PartialEq)]
@@ -32,12 +49,8 @@ impl Observed {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
     pub unit: Vec<f64>,
-    pub diagnostics: Value,
+    pub diagnostics: Diagnostics,
 }
-
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct StrategyError(pub String);
 
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
@@ -71,27 +84,5 @@ pub trait Strategy: Send {
         _rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         Ok(None)
-    }
-}
-
-/// Uniform random search.
-pub struct RandomSearch;
-
-impl Strategy for RandomSearch {
-    fn name(&self) -> &'static str {
-        "random"
-    }
-
-    fn propose(
-        &mut self,
-        space: &Space,
-        _history: &[Observed],
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Proposal, StrategyError> {
-        use rand::Rng;
-        Ok(Proposal {
-            unit: (0..space.dim()).map(|_| rng.random::<f64>()).collect(),
-            diagnostics: Value::Null,
-        })
     }
 }

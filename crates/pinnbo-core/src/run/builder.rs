@@ -22,10 +22,10 @@
 //! file's checks and PINN-BO's residuals (`examples/closure_oracle.rs`,
 //! `examples/custom_operator_pinn_bo.rs`).
 
-use crate::methods;
 use crate::oracle::{self, NoiseModel, Oracle, SetupError};
 use crate::run::{Run, RunConfig, RunError, Setup};
-use crate::strategy::Strategy;
+use crate::strategies::methods::{self, MethodError};
+use crate::strategies::Strategy;
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::{compile_with, Problem, Source, Style};
 use std::path::Path;
@@ -38,8 +38,8 @@ pub enum BuildError {
     #[error("{0}")]
     Invalid(String),
     /// An unknown or unavailable method, or one that does not fit the problem.
-    #[error("{0}")]
-    Method(String),
+    #[error(transparent)]
+    Method(#[from] MethodError),
     #[error(transparent)]
     Setup(#[from] SetupError),
     #[error(transparent)]
@@ -146,8 +146,7 @@ impl Optimization {
                 &self.config.method,
                 self.config.seed,
                 &self.operators,
-            )
-            .map_err(BuildError::Method)?,
+            )?,
         };
         // `noise ..% of range` samples the oracle 4,096 times: only the file's closed forms
         // and FDM fields are cheap enough (a caller's oracle may be an experiment).

@@ -7,7 +7,7 @@
 //! always exists: a run killed in between resumes from the one before. Only those two
 //! files are kept.
 
-use crate::journal::JournalError;
+use crate::run::journal::JournalError;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

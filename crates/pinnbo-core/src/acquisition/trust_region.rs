@@ -11,11 +11,10 @@
 //! The region is a function of the history alone (replayed from the first proposal), so a
 //! resumed run finds the same region.
 
-use crate::strategy::Observed;
+use crate::strategies::{Diagnostics, Observed};
 use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use serde_json::Value;
 
 /// Where the acquisition's candidates and refinement may go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -185,11 +184,11 @@ impl Domain {
     }
 
     /// A step's diagnostics with the region's side added when there is one.
-    pub fn annotate(&self, mut diagnostics: Value) -> Value {
-        if let (Some(r), Value::Object(map)) = (&self.region, &mut diagnostics) {
-            map.insert("region_side".into(), r.side.into());
+    pub fn annotate(&self, diagnostics: Diagnostics) -> Diagnostics {
+        Diagnostics {
+            region_side: self.region.as_ref().map(|r| r.side),
+            ..diagnostics
         }
-        diagnostics
     }
 }
 
@@ -298,12 +297,12 @@ mod tests {
 mod in_the_methods {
     use super::*;
     use crate::acquisition::Search;
-    use crate::design::{points, Design};
-    use crate::neural_bo::{NeuralBo, NeuralBoConfig};
-    use crate::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
-    use crate::neural_surrogate::SurrogateConfig;
+    use crate::run::design::{points, Design};
     use crate::space::Space;
-    use crate::strategy::Strategy;
+    use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
+    use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
+    use crate::strategies::Strategy;
+    use crate::surrogates::neural::SurrogateConfig;
 
     const D: usize = 30;
 
@@ -331,7 +330,7 @@ mod in_the_methods {
         for (u, (lo, hi)) in proposal.unit.iter().zip(region.bounds()) {
             assert!(lo <= *u && *u <= hi, "{} left the region", strategy.name());
         }
-        assert_eq!(proposal.diagnostics["region_side"], INITIAL_SIDE);
+        assert_eq!(proposal.diagnostics.region_side, Some(INITIAL_SIDE));
     }
 
     #[test]

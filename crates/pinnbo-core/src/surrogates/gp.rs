@@ -2,8 +2,8 @@
 //! with one length scale per input, signal and noise variances fitted by maximizing the log
 //! marginal likelihood (Adam on log-parameters, analytic gradient, several seeded starts).
 
-use crate::dense::Spd;
 use crate::space::Standardizer;
+use crate::surrogates::dense::Spd;
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -75,7 +75,7 @@ pub enum GpError {
     #[error("a Gaussian process needs at least one observation")]
     Empty,
     #[error(transparent)]
-    NotPositiveDefinite(#[from] crate::dense::NotPositiveDefinite),
+    NotPositiveDefinite(#[from] crate::surrogates::dense::NotPositiveDefinite),
 }
 
 fn scaled_r2(a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {

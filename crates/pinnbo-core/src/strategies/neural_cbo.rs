@@ -10,14 +10,14 @@
 //! E(m) in EI is taken as 0.
 
 use crate::acquisition::{expected_improvement, Search};
-use crate::neural::{centred, flat_tensor, history_points, history_units, minimize};
-use crate::neural_bo::objective_mean_at;
-use crate::neural_surrogate::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
 use crate::space::{Space, Standardizer};
-use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::strategies::neural_bo::objective_mean_at;
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::network::{centred, flat_tensor, history_points, history_units, minimize};
+use crate::surrogates::neural::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeuralCboConfig {
@@ -27,13 +27,19 @@ pub struct NeuralCboConfig {
     pub search: Search,
 }
 
+impl NeuralCboConfig {
+    pub fn from_settings(s: &MethodSettings) -> NeuralCboConfig {
+        NeuralCboConfig {
+            surrogate: SurrogateConfig::from_settings(s),
+            beta: s.number("beta"),
+            search: Search::from_settings(s),
+        }
+    }
+}
+
 impl Default for NeuralCboConfig {
     fn default() -> Self {
-        NeuralCboConfig {
-            surrogate: SurrogateConfig::default(),
-            beta: 2.0,
-            search: Search::default(),
-        }
+        NeuralCboConfig::from_settings(&MethodSettings::defaults("neural-cbo"))
     }
 }
 
@@ -43,9 +49,8 @@ pub struct NeuralCbo {
     surrogates: Vec<NeuralSurrogate>,
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("Neural-CBO: {e}"))
-}
+/// Where this module's errors arise, for their messages.
+const PART: &str = "Neural-CBO";
 
 impl NeuralCbo {
     pub fn new(
@@ -124,7 +129,7 @@ impl Strategy for NeuralCbo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let observed = history_points(history, d).map_err(failed)?;
+        let observed = history_points(history, d).within(PART)?;
         let clock = std::time::Instant::now();
         let (objective, constraint_surrogates) =
             self.surrogates.split_first().expect("an objective");
@@ -158,19 +163,27 @@ impl Strategy for NeuralCbo {
         };
         let domain = self.config.search.domain(history, d);
         let (unit, lowest) =
-            minimize(&negated, None, &domain, self.config.search, rng).map_err(failed)?;
+            minimize(&negated, None, &domain, self.config.search, rng).within(PART)?;
         let best = -lowest;
         let predicted = objective_model.mean(&centred(&unit))[0];
+        let (rule, acquisition) = if best >= 0.0 {
+            ("ei-among-lcb-feasible", best * standardizer.std)
+        } else {
+            ("least-lcb-violation", best)
+        };
         Ok(Proposal {
             unit,
-            diagnostics: domain.annotate(json!({
-                "rule": if best >= 0.0 { "ei-among-lcb-feasible" } else { "least-lcb-violation" },
-                "acquisition": if best >= 0.0 { best * standardizer.std } else { best },
-                "predicted": standardizer.inverse(predicted),
-                "incumbent": standardizer.inverse(incumbent),
-                "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            })),
+            diagnostics: domain.annotate(
+                Diagnostics {
+                    predicted: Some(standardizer.inverse(predicted)),
+                    train_seconds: Some(train_seconds),
+                    acquisition_seconds: Some(clock.elapsed().as_secs_f64()),
+                    ..Diagnostics::default()
+                }
+                .with("rule", rule)
+                .with("acquisition", acquisition)
+                .with("incumbent", standardizer.inverse(incumbent)),
+            ),
         })
     }
 }
@@ -178,7 +191,7 @@ impl Strategy for NeuralCbo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::{points, Design};
+    use crate::run::design::{points, Design};
     use rand::SeedableRng;
 
     fn history(
@@ -225,7 +238,8 @@ mod tests {
         let observed = history(|u| u[0] + u[1], |u| 1.0 + 2.0 * u[0]);
         let p = propose(&observed);
         assert_eq!(
-            p.diagnostics["rule"], "least-lcb-violation",
+            p.diagnostics.get("rule").and_then(|r| r.as_str()).unwrap(),
+            "least-lcb-violation",
             "{}",
             p.diagnostics
         );
@@ -242,7 +256,8 @@ mod tests {
         );
         let p = propose(&observed);
         assert_eq!(
-            p.diagnostics["rule"], "ei-among-lcb-feasible",
+            p.diagnostics.get("rule").and_then(|r| r.as_str()).unwrap(),
+            "ei-among-lcb-feasible",
             "{}",
             p.diagnostics
         );

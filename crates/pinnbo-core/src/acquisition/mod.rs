@@ -7,8 +7,12 @@
 //! candidate-set version for faithful comparisons. Both stay inside a trust region when the
 //! search has one (`trust_region`).
 
-use crate::strategy::Observed;
-use crate::trust_region::{Domain, Region};
+pub mod trust_region;
+
+use crate::acquisition::trust_region::{Domain, Region};
+use crate::strategies::methods::choice;
+use crate::strategies::Observed;
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -50,6 +54,17 @@ impl Search {
         Domain {
             d,
             region: self.region.resolve(history, d),
+        }
+    }
+}
+
+impl Search {
+    /// The `candidates`, `acquisition` and `region` settings of a method that declares them.
+    pub fn from_settings(s: &MethodSettings) -> Search {
+        Search {
+            candidates: s.count("candidates"),
+            refine: s.name("acquisition") == "refine",
+            region: choice(s, "region", Region::from_name),
         }
     }
 }

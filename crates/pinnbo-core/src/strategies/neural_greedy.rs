@@ -9,17 +9,18 @@
 //! random exploration rounds.
 
 use crate::acquisition::Search;
-use crate::neural::{centred, fit, minimize, points_tensor};
 use crate::space::{Space, Standardizer};
-use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::strategies::methods::choice;
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::network::{centred, fit, minimize, points_tensor};
 use candle_core::Device;
 use pinnbo_ad::dense_net::DenseNet;
 use pinnbo_ad::train::TrainConfig;
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
-use serde_json::json;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeuralGreedyConfig {
@@ -33,18 +34,23 @@ pub struct NeuralGreedyConfig {
     pub search: Search,
 }
 
+impl NeuralGreedyConfig {
+    pub fn from_settings(s: &MethodSettings) -> NeuralGreedyConfig {
+        NeuralGreedyConfig {
+            width: s.count("width"),
+            depth: s.count("depth"),
+            activation: choice(s, "activation", Activation::from_name),
+            sigma2: s.number("lambda"),
+            epochs: s.count("epochs"),
+            lr: s.number("lr"),
+            search: Search::from_settings(s),
+        }
+    }
+}
+
 impl Default for NeuralGreedyConfig {
     fn default() -> Self {
-        NeuralGreedyConfig {
-            width: 1000,
-            depth: 1,
-            activation: Activation::Tanh,
-            // The paper's experiments use σ² = 0 (exploration from re-initialization only).
-            sigma2: 0.0,
-            epochs: 500,
-            lr: 1e-3,
-            search: Search::default(),
-        }
+        NeuralGreedyConfig::from_settings(&MethodSettings::defaults("neural-greedy"))
     }
 }
 
@@ -52,9 +58,8 @@ pub struct NeuralGreedy {
     pub config: NeuralGreedyConfig,
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("Neural-Greedy: {e}"))
-}
+/// Where this module's errors arise, for their messages.
+const PART: &str = "Neural-Greedy";
 
 impl Strategy for NeuralGreedy {
     fn name(&self) -> &'static str {
@@ -79,14 +84,14 @@ impl Strategy for NeuralGreedy {
             })
             .collect();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let observed = points_tensor(&x, d).map_err(failed)?;
+        let observed = points_tensor(&x, d).within(PART)?;
         let config = MlpConfig {
             activation: c.activation,
             parameterization: Parameterization::Ntk,
             bias_std: 1.0,
             ..MlpConfig::new(d, c.width, c.depth)
         };
-        let initial = Mlp::new(config, rng.random(), &Device::Cpu).map_err(failed)?;
+        let initial = Mlp::new(config, rng.random(), &Device::Cpu).within(PART)?;
         let clock = std::time::Instant::now();
         let n = y.len() as f64;
         let training = TrainConfig {
@@ -101,21 +106,22 @@ impl Strategy for NeuralGreedy {
             batch: None,
             shuffle_seed: 0,
         };
-        let (net, report) = fit(initial, None, &observed, y, &training).map_err(failed)?;
+        let (net, report) = fit(initial, None, &observed, y, &training).within(PART)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
         let domain = c.search.domain(history, d);
-        let dense = DenseNet::new(&net).map_err(failed)?;
+        let dense = DenseNet::new(&net).within(PART)?;
         let f = |u: &[f64]| Ok(dense.forward(&centred(u)));
-        let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).map_err(failed)?;
+        let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).within(PART)?;
         Ok(Proposal {
             unit,
-            diagnostics: domain.annotate(json!({
-                "predicted": standardizer.inverse(predicted),
-                "train_loss": report.final_loss,
-                "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            })),
+            diagnostics: domain.annotate(Diagnostics {
+                predicted: Some(standardizer.inverse(predicted)),
+                train_seconds: Some(train_seconds),
+                acquisition_seconds: Some(clock.elapsed().as_secs_f64()),
+                train_loss: Some(report.final_loss),
+                ..Diagnostics::default()
+            }),
         })
     }
 }

@@ -14,19 +14,19 @@
 //! function μ_y supplies `N[μ_y] − g` (a network with zero last layer and output bias μ_y
 //! is exactly that constant, derivatives included).
 
-use super::{failed, joint_gram, PinnBo, Step};
-use crate::dense::Spd;
-use crate::neural::{column, minimize};
-use crate::neural_surrogate::to_mat;
+use super::{joint_gram, PinnBo, Step, PART};
+use crate::acquisition::trust_region::Domain;
 use crate::space::Standardizer;
-use crate::strategy::StrategyError;
-use crate::trust_region::Domain;
+use crate::strategies::Within;
+use crate::strategies::{Diagnostics, StrategyError};
+use crate::surrogates::dense::Spd;
+use crate::surrogates::network::{column, minimize};
+use crate::surrogates::neural::to_mat;
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::{Mlp, MlpConfig, Parameterization};
 use rand_chacha::ChaCha8Rng;
-use serde_json::json;
 
 pub(super) struct NtkPinnGp {
     observed: Factors,
@@ -74,7 +74,7 @@ impl NtkPinnGp {
                 lambda,
             )
         };
-        let spd = Spd::new(&joint, "NTK-PINN K̂").map_err(failed)?;
+        let spd = Spd::new(&joint, "NTK-PINN K̂").within(PART)?;
         let mut targets = y.to_vec();
         targets.extend(u.unwrap_or_default());
         let alpha = spd.solve(&targets);
@@ -88,17 +88,17 @@ impl NtkPinnGp {
 
     /// Mean and standard deviation of the standardized field at raw points `x`.
     fn predict(&self, bo: &PinnBo, x: &Tensor) -> Result<(Vec<f64>, Vec<f64>), StrategyError> {
-        let fx = Factors::of_values(&bo.initial, x).map_err(failed)?;
-        let k_xu = to_mat(&gram(&fx, &self.observed).map_err(failed)?)?;
+        let fx = Factors::of_values(&bo.initial, x).within(PART)?;
+        let k_xu = to_mat(&gram(&fx, &self.observed).within(PART)?)?;
         let k_xr = if self.physics {
             bo.against_residuals(&fx)?
         } else {
             Mat::zeros(k_xu.nrows(), 0)
         };
-        let prior = column(gram_diagonal(&fx)).map_err(failed)?;
+        let prior = column(gram_diagonal(&fx)).within(PART)?;
         let (t, r) = (k_xu.ncols(), k_xr.ncols());
         let scale = 1.0 / bo.prior_variance;
-        let k = Mat::from_fn(t + r, x.dim(0).map_err(failed)?, |j, i| {
+        let k = Mat::from_fn(t + r, x.dim(0).within(PART)?, |j, i| {
             scale
                 * if j < t {
                     k_xu[(i, j)]
@@ -133,24 +133,22 @@ impl NtkPinnGp {
             let x = bo.raw_tensor(u, d)?;
             let (mean, std) = self
                 .predict(bo, &x)
-                .map_err(|e| candle_core::Error::Msg(e.0))?;
+                .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
             Ok(mean
                 .iter()
                 .zip(&std)
                 .map(|(m, s)| sign * m - nu * s)
                 .collect())
         };
-        let (unit, lower) =
-            minimize(&bound, None, domain, bo.config.search, rng).map_err(failed)?;
-        let at = bo.raw_tensor(&unit, d).map_err(failed)?;
+        let (unit, lower) = minimize(&bound, None, domain, bo.config.search, rng).within(PART)?;
+        let at = bo.raw_tensor(&unit, d).within(PART)?;
         let (mean, std) = self.predict(bo, &at)?;
         Ok(Step {
             unit,
             predicted: sign * standardizer.inverse(mean[0]),
-            diagnostics: json!({
-                "lower_bound": lower,
-                "sigma": std[0] * standardizer.std,
-            }),
+            diagnostics: Diagnostics::default()
+                .with("lower_bound", lower)
+                .with("sigma", std[0] * standardizer.std),
         })
     }
 }
@@ -162,14 +160,12 @@ fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>
         parameterization: Parameterization::HeZeroLast,
         ..MlpConfig::new(d, 1, 1)
     };
-    let constant = Mlp::new(config, 0, &Device::Cpu).map_err(failed)?;
-    constant
-        .set_output_bias(standardizer.mean)
-        .map_err(failed)?;
+    let constant = Mlp::new(config, 0, &Device::Cpu).within(PART)?;
+    constant.set_output_bias(standardizer.mean).within(PART)?;
     let c = bo.units.sqrt();
     let mut out = Vec::new();
     for term in &bo.terms {
-        let r = column(term.residual.evaluate(&constant, &term.points)).map_err(failed)?;
+        let r = column(term.residual.evaluate(&constant, &term.points)).within(PART)?;
         out.extend(r.iter().map(|r| -r / standardizer.std * c));
     }
     Ok(out)

@@ -1,12 +1,23 @@
 //! The loop executor: initial design, one strategy step per evaluation, noise, the journal,
 //! failure accounting, resumption, and the run's summary.
+//!
+//! Around it: [`builder`] assembles a run from a problem and a method name, [`journal`] is its
+//! crash-safe record, `strategy_state` saves what a strategy carries between steps,
+//! [`observer`] lets a caller follow it, and [`outputs`] writes what a finished run leaves.
 
-use crate::design::{self, Design};
-use crate::journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+pub mod builder;
+pub mod design;
+pub mod journal;
+pub mod observer;
+pub mod outputs;
+mod strategy_state;
+
 use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
-use crate::strategy::{Observed, Strategy, StrategyError};
-use crate::strategy_state;
+use crate::strategies::{Diagnostics, Observed, Strategy, StrategyError};
+use design::Design;
+use journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+pub use observer::Observer;
 use pinnbo_dsl::Problem;
 use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
@@ -64,11 +75,11 @@ pub enum RunError {
     Mismatch(String),
     #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
     TooManyFailures(usize, String),
-    #[error("the {method} step failed at evaluation {index}: {message}")]
+    #[error("the {method} step failed at evaluation {index}: {source}")]
     Strategy {
         method: String,
         index: usize,
-        message: String,
+        source: Box<StrategyError>,
     },
 }
 
@@ -171,7 +182,7 @@ impl Run {
                     RunError::Mismatch(format!(
                         "{}: cannot continue the run exactly: {}",
                         strategy_state::path(dir, last).display(),
-                        e.0
+                        e
                     ))
                 })?;
             }
@@ -253,7 +264,7 @@ impl Run {
             (
                 Phase::Init,
                 self.initial[index].clone(),
-                serde_json::Value::Null,
+                Diagnostics::default(),
             )
         } else {
             let history = self.observed();
@@ -261,7 +272,7 @@ impl Run {
             let failed = |e: StrategyError| RunError::Strategy {
                 method: self.config.method.clone(),
                 index,
-                message: e.0,
+                source: Box::new(e),
             };
             let p = self
                 .strategy
@@ -326,6 +337,24 @@ impl Run {
         Ok(self.records.last())
     }
 
+    /// Steps the run to its budget, telling `observer` as it goes; stops at the first error
+    /// (which `observer.on_finish` sees too). Everything evaluated is journaled either way.
+    pub fn drive(&mut self, observer: &dyn Observer) -> Result<(), RunError> {
+        observer.on_start(self);
+        let outcome = loop {
+            match self.step() {
+                Ok(Some(_)) => {
+                    let record = self.records.last().expect("just journaled");
+                    observer.on_record(self, record);
+                }
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        observer.on_finish(self, outcome.as_ref().map(|_| ()));
+        outcome
+    }
+
     fn too_many_failures(&self) -> RunError {
         let last = self
             .records
@@ -347,7 +376,7 @@ impl Run {
             .map_err(|e| RunError::Strategy {
                 method: self.config.method.clone(),
                 index: self.records.len(),
-                message: e.0,
+                source: Box::new(e),
             })
     }
 

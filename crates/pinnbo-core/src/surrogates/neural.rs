@@ -15,10 +15,11 @@
 //! (only the output layer moves), so their primal form is small whatever t: [`Posterior`]
 //! uses it. [`primal_variance`] is the p x p form for tests.
 
-use crate::dense::Spd;
-use crate::neural::{column, fit, flat_tensor};
 use crate::space::Standardizer;
-use crate::strategy::{Observed, StrategyError};
+use crate::strategies::methods::choice;
+use crate::strategies::{Observed, StrategyError, Within};
+use crate::surrogates::dense::Spd;
+use crate::surrogates::network::{column, fit, flat_tensor};
 use candle_core::{DType, Device, Tensor};
 use faer::Mat;
 use pinnbo_ad::dense_net::DenseNet;
@@ -26,6 +27,7 @@ use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::train::{TrainConfig, TrainReport};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -58,38 +60,52 @@ pub struct SurrogateConfig {
     pub dtype: DType,
 }
 
-impl Default for SurrogateConfig {
-    fn default() -> Self {
+impl SurrogateConfig {
+    /// The surrogate's settings of NeuralBO or Neural-CBO (docs/dsl.md has the reasons for
+    /// the defaults: `bias` 1 because zero biases make a ReLU network's draws cones about the
+    /// centre, `steps` 500 and `lr` 1e-4 because the papers' schedule is far from a fit).
+    pub fn from_settings(s: &MethodSettings) -> SurrogateConfig {
         SurrogateConfig {
-            width: 100,
-            depth: 2,
-            activation: Activation::Relu,
-            // Zero biases make a ReLU network positively homogeneous on the centred inputs:
-            // linear along every ray from the domain's centre, with h and the prior
-            // variance pinned there. On Ackley-10 NeuralBO then never left the initial
-            // design's best (20.09); with N(0, 1) biases it reached 12-13
-            // (docs/ARCHITECTURE.md).
-            bias_std: 1.0,
-            lambda: 0.01,
-            // The papers' schedule: 50 epochs of mini-batches of 50.
-            epochs: 50,
-            batch: Some(50),
-            // 50 epochs of one batch are 50 steps at lr 1e-4: far from a fit. On constrained
-            // Branin (40 evaluations) Neural-CBO's best went 4.76 -> 1.71 with 500 steps.
-            min_steps: 500,
-            // Adam's steps are not scaled by the gradient: with the sqrt(m) output factor
-            // the papers' 1e-3 oscillates at width 500 (training loss above the data's
-            // variance); 1e-4 fits.
-            lr: 1e-4,
+            width: s.count("width"),
+            depth: s.count("depth"),
+            activation: choice(s, "activation", Activation::from_name),
+            bias_std: s.number("bias"),
+            lambda: s.number("lambda"),
+            epochs: s.count("epochs"),
+            batch: Some(s.count("batch")),
+            min_steps: s.count("steps"),
+            lr: s.number("lr"),
+            // Only NeuralBO's independent draws can use other features (its constructor
+            // reads the setting); the variance everywhere else is the static features'.
             features: Features::Static,
-            dtype: DType::F64,
+            dtype: choice(s, "dtype", |n| match n {
+                "f64" => Some(DType::F64),
+                "f32" => Some(DType::F32),
+                _ => None,
+            }),
         }
     }
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("neural surrogate: {e}"))
+impl Default for SurrogateConfig {
+    /// NeuralBO's defaults.
+    fn default() -> Self {
+        SurrogateConfig::from_settings(&MethodSettings::defaults("neural-bo"))
+    }
 }
+
+impl Features {
+    pub fn from_name(name: &str) -> Option<Features> {
+        match name {
+            "static" => Some(Features::Static),
+            "dynamic" => Some(Features::Dynamic),
+            _ => None,
+        }
+    }
+}
+
+/// Where this module's errors arise, for their messages.
+const PART: &str = "neural surrogate";
 
 /// Where a fit starts.
 #[derive(Clone, Copy)]
@@ -149,12 +165,12 @@ impl NeuralSurrogate {
         dim: usize,
         seed: u64,
     ) -> Result<NeuralSurrogate, StrategyError> {
-        let initial = network(&config, dim, seed).map_err(failed)?;
+        let initial = network(&config, dim, seed).within(PART)?;
         let single_initial =
-            DenseNet::new(&initial.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
+            DenseNet::new(&initial.to_dtype(DType::F32).within(PART)?).within(PART)?;
         let mut surrogate = NeuralSurrogate {
             config,
-            dense_initial: DenseNet::new(&initial).map_err(failed)?,
+            dense_initial: DenseNet::new(&initial).within(PART)?,
             single_initial,
             initial,
             prior: 1.0,
@@ -166,10 +182,10 @@ impl NeuralSurrogate {
             PRIOR_POINTS_SEED,
         );
         let g = surrogate
-            .static_features(&flat_tensor(&flat, dim).map_err(failed)?)
-            .map_err(failed)?;
+            .static_features(&flat_tensor(&flat, dim).within(PART)?)
+            .within(PART)?;
         let total: f64 = column(g.sqr().and_then(|t| t.sum(1)))
-            .map_err(failed)?
+            .within(PART)?
             .iter()
             .sum();
         surrogate.prior = (total / (1024.0 * surrogate.config.width as f64)).max(f64::MIN_POSITIVE);
@@ -256,21 +272,20 @@ impl NeuralSurrogate {
             batch: self.config.batch,
             shuffle_seed,
         };
-        let initial = self.initial.to_dtype(self.config.dtype).map_err(failed)?;
+        let initial = self.initial.to_dtype(self.config.dtype).within(PART)?;
         let (trained, report) = match start {
             FitStart::Initial => fit(initial, None, observed, y, &training),
             FitStart::Warm { net, .. } => {
-                let warm = net.to_dtype(self.config.dtype).map_err(failed)?;
+                let warm = net.to_dtype(self.config.dtype).within(PART)?;
                 fit(warm, Some(&initial), observed, y, &training)
             }
         }
-        .map_err(failed)?;
-        let single =
-            DenseNet::new(&trained.to_dtype(DType::F32).map_err(failed)?).map_err(failed)?;
-        let net = trained.to_dtype(DType::F64).map_err(failed)?;
+        .within(PART)?;
+        let single = DenseNet::new(&trained.to_dtype(DType::F32).within(PART)?).within(PART)?;
+        let net = trained.to_dtype(DType::F64).within(PART)?;
         let train_seconds = clock.elapsed().as_secs_f64();
-        let g = self.static_features(observed).map_err(failed)?;
-        let mut u = to_mat(&g.t().and_then(|t| t.matmul(&g)).map_err(failed)?)?;
+        let g = self.static_features(observed).within(PART)?;
+        let mut u = to_mat(&g.t().and_then(|t| t.matmul(&g)).within(PART)?)?;
         let p = u.nrows();
         for i in 0..p {
             for j in 0..p {
@@ -280,10 +295,10 @@ impl NeuralSurrogate {
         }
         Ok(Posterior {
             surrogate: self,
-            dense: DenseNet::new(&net).map_err(failed)?,
+            dense: DenseNet::new(&net).within(PART)?,
             net,
             single,
-            u: Spd::new(&u, "U").map_err(failed)?,
+            u: Spd::new(&u, "U").within(PART)?,
             report,
             train_seconds,
         })
@@ -294,7 +309,7 @@ impl NeuralSurrogate {
         for i in 0..a.nrows() {
             a[(i, i)] += self.config.lambda * self.m();
         }
-        Spd::new(&a, "feature Gram").map_err(failed)
+        Spd::new(&a, "feature Gram").within(PART)
     }
 
     /// The dual form for static features (θ0) or the general per-layer Gram formula at `net`.
@@ -305,16 +320,13 @@ impl NeuralSurrogate {
     ) -> Result<DualForm<'a>, StrategyError> {
         match net {
             None => {
-                let fo = self.static_features(observed).map_err(failed)?;
-                let fo_t = fo.t().map_err(failed)?;
-                let spd = self.factor(to_mat(&fo.matmul(&fo_t).map_err(failed)?)?)?;
+                let fo = self.static_features(observed).within(PART)?;
+                let fo_t = fo.t().within(PART)?;
+                let spd = self.factor(to_mat(&fo.matmul(&fo_t).within(PART)?)?)?;
                 let cross = move |x: &Tensor| {
-                    let fc = self.static_features(x).map_err(failed)?;
-                    let k_co = to_mat(&fc.matmul(&fo_t).map_err(failed)?)?;
-                    Ok((
-                        k_co,
-                        column(fc.sqr().and_then(|t| t.sum(1))).map_err(failed)?,
-                    ))
+                    let fc = self.static_features(x).within(PART)?;
+                    let k_co = to_mat(&fc.matmul(&fo_t).within(PART)?)?;
+                    Ok((k_co, column(fc.sqr().and_then(|t| t.sum(1))).within(PART)?))
                 };
                 Ok(DualForm {
                     spd,
@@ -322,12 +334,12 @@ impl NeuralSurrogate {
                 })
             }
             Some(net) => {
-                let fo = Factors::of_values(net, observed).map_err(failed)?;
-                let spd = self.factor(to_mat(&gram(&fo, &fo).map_err(failed)?)?)?;
+                let fo = Factors::of_values(net, observed).within(PART)?;
+                let spd = self.factor(to_mat(&gram(&fo, &fo).within(PART)?)?)?;
                 let cross = move |x: &Tensor| {
-                    let fc = Factors::of_values(net, x).map_err(failed)?;
-                    let k_co = to_mat(&gram(&fc, &fo).map_err(failed)?)?;
-                    Ok((k_co, column(gram_diagonal(&fc)).map_err(failed)?))
+                    let fc = Factors::of_values(net, x).within(PART)?;
+                    let k_co = to_mat(&gram(&fc, &fo).within(PART)?)?;
+                    Ok((k_co, column(gram_diagonal(&fc)).within(PART)?))
                 };
                 Ok(DualForm {
                     spd,
@@ -350,7 +362,7 @@ impl NeuralSurrogate {
         let dual = self.dual_form(net, observed)?;
         let mut variances = Vec::with_capacity(candidates.len() / d);
         for chunk in candidates.chunks(CHUNK * d) {
-            let (k_co, k_cc) = (dual.cross)(&flat_tensor(chunk, d).map_err(failed)?)?;
+            let (k_co, k_cc) = (dual.cross)(&flat_tensor(chunk, d).within(PART)?)?;
             // L⁻¹ K_ocᵀ for the chunk at once: one triangular solve with many right sides.
             let solved = dual.spd.half_solve_columns(&k_co.transpose().to_owned());
             for (c, prior) in k_cc.iter().enumerate() {
@@ -373,7 +385,7 @@ impl Posterior<'_> {
     pub fn std(&self, x: &Tensor) -> candle_core::Result<Vec<f64>> {
         let s = self.surrogate;
         let g = s.static_features(x)?;
-        let rows = to_mat(&g).map_err(|e| candle_core::Error::Msg(e.0))?;
+        let rows = to_mat(&g).map_err(|e| candle_core::Error::Msg(e.to_string()))?;
         let solved = self.u.half_solve_columns(&rows.transpose().to_owned());
         Ok((0..solved.ncols())
             .map(|c| {
@@ -455,8 +467,8 @@ fn static_features_of(initial: &Mlp, x: &Tensor) -> candle_core::Result<Tensor> 
 }
 
 pub(crate) fn to_mat(t: &Tensor) -> Result<Mat<f64>, StrategyError> {
-    let (r, c) = t.dims2().map_err(failed)?;
-    let v: Vec<f64> = column(Ok(t.clone())).map_err(failed)?;
+    let (r, c) = t.dims2().within(PART)?;
+    let v: Vec<f64> = column(Ok(t.clone())).within(PART)?;
     Ok(Mat::from_fn(r, c, |i, j| v[i * c + j]))
 }
 
@@ -499,7 +511,7 @@ pub fn primal_variance(g_observed: &Mat<f64>, g: &Mat<f64>, lambda: f64, m: f64)
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::neural::points_tensor;
+    use crate::surrogates::network::points_tensor;
     use pinnbo_ad::tangent::jacobian;
     use pinnbo_ad::train::{train, Observations};
     use rand::SeedableRng;

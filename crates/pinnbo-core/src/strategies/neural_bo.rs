@@ -8,18 +8,19 @@
 //! minimized by gradient refinement between candidates.
 
 use crate::acquisition::Search;
-use crate::neural::{
+use crate::space::Space;
+use crate::strategies::methods::choice;
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::network::{
     centred, flat_tensor, history_points, minimize, network_bytes, network_from_bytes,
 };
-use crate::neural_surrogate::{Features, FitStart, NeuralSurrogate, SurrogateConfig, CHUNK};
-use crate::space::Space;
-use crate::strategy::{Observed, Proposal, Strategy, StrategyError};
+use crate::surrogates::neural::{Features, FitStart, NeuralSurrogate, SurrogateConfig, CHUNK};
 use pinnbo_ad::Mlp;
+use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
-use serde_json::json;
 
 /// How the Thompson sample is drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,19 +55,33 @@ pub struct NeuralBoConfig {
     pub warm_steps: usize,
 }
 
+impl NeuralBoConfig {
+    pub fn from_settings(s: &MethodSettings) -> NeuralBoConfig {
+        NeuralBoConfig {
+            surrogate: SurrogateConfig {
+                features: choice(s, "features", Features::from_name),
+                ..SurrogateConfig::from_settings(s)
+            },
+            nu: s.number("nu"),
+            search: Search::from_settings(s),
+            draw: choice(s, "draw", |n| match n {
+                "pathwise" => Some(Draw::Pathwise),
+                "independent" => Some(Draw::Independent),
+                _ => None,
+            }),
+            start: choice(s, "start", |n| match n {
+                "initial" => Some(Start::Initial),
+                "previous" => Some(Start::Previous),
+                _ => None,
+            }),
+            warm_steps: s.count("warm_steps"),
+        }
+    }
+}
+
 impl Default for NeuralBoConfig {
     fn default() -> Self {
-        NeuralBoConfig {
-            surrogate: SurrogateConfig::default(),
-            nu: 1.0,
-            search: Search {
-                candidates: 10_000,
-                ..Search::default()
-            },
-            draw: Draw::Pathwise,
-            start: Start::Initial,
-            warm_steps: 100,
-        }
+        NeuralBoConfig::from_settings(&MethodSettings::defaults("neural-bo"))
     }
 }
 
@@ -77,9 +92,8 @@ pub struct NeuralBo {
     previous: Option<Mlp>,
 }
 
-fn failed(e: impl std::fmt::Display) -> StrategyError {
-    StrategyError(format!("NeuralBO: {e}"))
-}
+/// Where this module's errors arise, for their messages.
+const PART: &str = "NeuralBO";
 
 impl NeuralBo {
     pub fn new(config: NeuralBoConfig, dim: usize, seed: u64) -> Result<NeuralBo, StrategyError> {
@@ -128,7 +142,7 @@ impl Strategy for NeuralBo {
 
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
         match (&self.previous, self.config.start) {
-            (Some(net), Start::Previous) => network_bytes(net).map(Some).map_err(failed),
+            (Some(net), Start::Previous) => network_bytes(net).map(Some).within(PART),
             _ => Ok(None),
         }
     }
@@ -138,9 +152,12 @@ impl Strategy for NeuralBo {
             return Ok(());
         }
         let bytes = saved.ok_or_else(|| {
-            failed("it is missing, and `start previous` trains on from the network saved there")
+            StrategyError::unusable(
+                PART,
+                "it is missing, and `start previous` trains on from the network saved there",
+            )
         })?;
-        self.previous = Some(network_from_bytes(self.surrogate.initial(), &bytes).map_err(failed)?);
+        self.previous = Some(network_from_bytes(self.surrogate.initial(), &bytes).within(PART)?);
         Ok(())
     }
 
@@ -151,7 +168,7 @@ impl Strategy for NeuralBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let observed = history_points(history, d).map_err(failed)?;
+        let observed = history_points(history, d).within(PART)?;
         let (posterior, standardizer) =
             self.surrogate
                 .fit_objective(self.start(), &observed, history, rng.random())?;
@@ -188,12 +205,12 @@ impl Strategy for NeuralBo {
                 let drawn = posterior.draw(nu, rng);
                 let f = |u: &[f64]| Ok(posterior.sample(&drawn, &centred(u)));
                 let screen = |u: &[f64]| Ok(posterior.sample_screen(&drawn, &centred(u)));
-                minimize(&f, Some(&screen), &domain, self.config.search, rng).map_err(failed)?
+                minimize(&f, Some(&screen), &domain, self.config.search, rng).within(PART)?
             }
         };
         let predicted = posterior.mean(&centred(&unit))[0];
-        let at = flat_tensor(&unit, d).map_err(failed)?;
-        let sigma = posterior.std(&at).map_err(failed)?[0];
+        let at = flat_tensor(&unit, d).within(PART)?;
+        let sigma = posterior.std(&at).within(PART)?[0];
         let (loss, epochs, train_seconds) = (
             posterior.report.final_loss,
             posterior.report.epochs,
@@ -204,15 +221,18 @@ impl Strategy for NeuralBo {
         }
         Ok(Proposal {
             unit,
-            diagnostics: domain.annotate(json!({
-                "sample": standardizer.inverse(sample),
-                "predicted": standardizer.inverse(predicted),
-                "sigma": sigma * standardizer.std,
-                "train_loss": loss,
-                "epochs": epochs,
-                "train_seconds": train_seconds,
-                "acquisition_seconds": clock.elapsed().as_secs_f64(),
-            })),
+            diagnostics: domain.annotate(
+                Diagnostics {
+                    predicted: Some(standardizer.inverse(predicted)),
+                    train_seconds: Some(train_seconds),
+                    acquisition_seconds: Some(clock.elapsed().as_secs_f64()),
+                    train_loss: Some(loss),
+                    epochs: Some(epochs as u64),
+                    ..Diagnostics::default()
+                }
+                .with("sample", standardizer.inverse(sample))
+                .with("sigma", sigma * standardizer.std),
+            ),
         })
     }
 }
@@ -226,7 +246,7 @@ pub(crate) fn objective_mean_at(
     points: &[Vec<f64>],
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<f64>, StrategyError> {
-    let observed = history_points(history, d).map_err(failed)?;
+    let observed = history_points(history, d).within(PART)?;
     let (posterior, standardizer) =
         surrogate.fit_objective(start, &observed, history, rng.random())?;
     let mean = posterior.mean(&centred(&points.concat()));

@@ -1,9 +1,9 @@
 //! What the neural methods share: how points reach a network, training a copy of θ0, and
 //! minimizing a network-valued function over the unit cube.
 
+use crate::acquisition::trust_region::Domain;
 use crate::acquisition::{maximize_batch, BatchScore, Search};
-use crate::strategy::Observed;
-use crate::trust_region::Domain;
+use crate::strategies::Observed;
 use candle_core::{Device, Result, Tensor};
 use pinnbo_ad::train::{train_toward, Observations, TrainConfig, TrainReport};
 use pinnbo_ad::Mlp;

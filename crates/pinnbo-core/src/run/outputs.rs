@@ -1,8 +1,8 @@
 //! The run's files besides the journal: `summary.json` and `history.csv` (one row per
 //! evaluation with the best-so-far feasible value).
 
-use crate::journal::Record;
 use crate::oracle::minimized;
+use crate::run::journal::Record;
 use crate::run::Summary;
 use pinnbo_dsl::Problem;
 use std::fmt::Write as _;

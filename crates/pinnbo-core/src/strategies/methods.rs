@@ -1,0 +1,423 @@
+//! From a method name (and the problem file's `method` settings) to a strategy. Each
+//! method's settings are declared once, in `pinnbo_dsl::methods`; its constructor reads them
+//! through that declaration ([`MethodSettings`]), so the checker, the constructors, `pinnbo
+//! methods` and docs/dsl.md cannot drift apart.
+
+use crate::strategies::gp_bo::GpBo;
+use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
+use crate::strategies::neural_cbo::{NeuralCbo, NeuralCboConfig};
+use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
+use crate::strategies::pinn_bo::{PinnBo, PinnBoConfig};
+use crate::strategies::{RandomSearch, Strategy, StrategyError};
+use pinnbo_ad::OperatorRegistry;
+use pinnbo_dsl::ir::Settings;
+use pinnbo_dsl::methods::{method, method_names, MethodSettings};
+use pinnbo_dsl::Problem;
+
+/// Mixed into the run's seed for network initialization, so weights and designs differ.
+const NEURAL_SEED: u64 = 0x6e65_7572_616c;
+
+/// The methods `pinnbo solve` runs: every method the language names.
+pub fn available() -> impl Iterator<Item = &'static str> {
+    method_names()
+}
+
+/// Why no strategy could be built.
+#[derive(Debug, thiserror::Error)]
+pub enum MethodError {
+    #[error("unknown method `{name}`{hint}")]
+    Unknown { name: String, hint: String },
+    /// Settings built in code that the method's table does not accept.
+    #[error("{0}")]
+    Settings(String),
+    /// The method does not fit the problem (PINN-BO without a pde, say).
+    #[error(transparent)]
+    Unfit(Box<StrategyError>),
+}
+
+impl From<StrategyError> for MethodError {
+    fn from(e: StrategyError) -> MethodError {
+        MethodError::Unfit(Box::new(e))
+    }
+}
+
+/// The strategy for `name`, configured by the file's `method` block when it names the same
+/// method (settings of another method do not apply). `seed` is the run's: it fixes the
+/// initial weights of neural surrogates.
+pub fn strategy(
+    problem: &Problem,
+    name: &str,
+    seed: u64,
+) -> Result<Box<dyn Strategy>, MethodError> {
+    strategy_with(problem, name, seed, &OperatorRegistry::new())
+}
+
+/// As [`strategy`], with the caller's operators for PINN-BO's residuals.
+pub fn strategy_with(
+    problem: &Problem,
+    name: &str,
+    seed: u64,
+    operators: &OperatorRegistry,
+) -> Result<Box<dyn Strategy>, MethodError> {
+    let Some(info) = method(name) else {
+        let hint = pinnbo_dsl::diag::suggestion(name, method_names())
+            .map(|s| format!("; {s}"))
+            .unwrap_or_default();
+        return Err(MethodError::Unknown {
+            name: name.to_string(),
+            hint,
+        });
+    };
+    let empty = Settings::default();
+    let settings = match &problem.method {
+        Some(m) if m.name == name => &m.settings,
+        _ => &empty,
+    };
+    let s = MethodSettings::new(info, settings).map_err(MethodError::Settings)?;
+    let seed = seed ^ NEURAL_SEED;
+    Ok(match info.name {
+        "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::from_settings(&s)),
+        "random" => Box::new(RandomSearch),
+        "pinn-bo" => Box::new(PinnBo::new(
+            PinnBoConfig::from_settings(&s),
+            problem,
+            operators,
+            seed,
+        )?),
+        "neural-cbo" => Box::new(NeuralCbo::new(
+            NeuralCboConfig::from_settings(&s),
+            problem.dim(),
+            problem.constraints.len(),
+            seed,
+        )?),
+        "neural-greedy" => Box::new(NeuralGreedy {
+            config: NeuralGreedyConfig::from_settings(&s),
+        }),
+        "neural-bo" => Box::new(NeuralBo::new(
+            NeuralBoConfig::from_settings(&s),
+            problem.dim(),
+            seed,
+        )?),
+        other => unreachable!("method `{other}` is in the table but has no constructor"),
+    })
+}
+
+/// The declared choice `key`, as the value `from_name` gives its name.
+///
+/// # Panics
+/// When the table offers a name `from_name` does not know (a programming error, which the
+/// tests' construction of every option of every method finds).
+pub(crate) fn choice<T>(s: &MethodSettings, key: &str, from_name: impl Fn(&str) -> Option<T>) -> T {
+    let name = s.name(key);
+    from_name(name).unwrap_or_else(|| {
+        panic!(
+            "`{key}` of `{}`: the table offers `{name}`, which its constructor does not know",
+            s.info.name
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::design::{points, Design};
+    use crate::space::Space;
+    use crate::strategies::{Diagnostics, Observed};
+    use pinnbo_dsl::spec::Kind;
+    use pinnbo_dsl::{compile, Source};
+    use rand::SeedableRng;
+    use rand_chacha::ChaCha8Rng;
+
+    /// A 2-D bowl (with a constraint for Neural-CBO) and, for PINN-BO, a field that obeys a
+    /// pde; `settings` go into the file's method block.
+    fn problem(method: &str, settings: &str) -> Problem {
+        let body = match method {
+            "pinn-bo" => {
+                "var x in [0, 1], y in [0, 1]\nfield f(x, y) = (x - 0.3)^2 + (y - 0.6)^2\n\
+                          pde d(f, x) = 2*(x - 0.3)\nminimize f\n"
+                    .to_string()
+            }
+            _ => "var x[2] in [0, 1]\nminimize (x[1] - 0.3)^2 + (x[2] - 0.6)^2\n\
+                  subject to c: x[1] + x[2] <= 0.75\n"
+                .to_string(),
+        };
+        let text = format!("problem \"bowl\"\n{body}method {method} {{ {settings} }}\n");
+        match compile(&Source::new("bowl.pde", text.as_str())) {
+            Ok(checked) => checked.problem,
+            Err(failed) => panic!("{}", failed.render(pinnbo_dsl::Style::Plain)),
+        }
+    }
+
+    /// Two steps of `method` configured by `settings` from fixed streams (two, so that what
+    /// a step carries to the next shows): the second proposal and its diagnostics, timings
+    /// removed.
+    fn second_step(method: &str, settings: &str) -> (Vec<f64>, Diagnostics) {
+        let problem = problem(method, settings);
+        let mut history: Vec<Observed> = points(Design::Sobol, 6, 2, 1)
+            .into_iter()
+            .map(|unit| Observed {
+                objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
+                constraints: vec![unit[0] + unit[1] - 0.75],
+                unit,
+                proposed: false,
+            })
+            .collect();
+        let space = Space::of(&problem);
+        let mut strategy = strategy(&problem, method, 0).unwrap();
+        let first = strategy
+            .propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(2))
+            .unwrap();
+        let u = first.unit;
+        history.push(Observed {
+            objective: (u[0] - 0.3).powi(2) + (u[1] - 0.6).powi(2),
+            constraints: vec![u[0] + u[1] - 0.75],
+            unit: u,
+            proposed: true,
+        });
+        let mut second = strategy
+            .propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(3))
+            .unwrap();
+        second.diagnostics.train_seconds = None;
+        second.diagnostics.acquisition_seconds = None;
+        for key in ["seconds", "information_seconds"] {
+            second.diagnostics.extra.remove(key);
+        }
+        (second.unit, second.diagnostics)
+    }
+
+    /// One step of `method` configured by `settings`, on the bowl, from a fixed stream.
+    fn first_step(method: &str, settings: &str) -> Diagnostics {
+        let problem = problem(method, settings);
+        let history: Vec<Observed> = points(Design::Sobol, 6, 2, 1)
+            .into_iter()
+            .map(|unit| Observed {
+                objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
+                constraints: vec![unit[0] + unit[1] - 0.75],
+                unit,
+                proposed: false,
+            })
+            .collect();
+        let space = Space::of(&problem);
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let mut strategy = strategy(&problem, method, 0).unwrap();
+        strategy
+            .propose(&space, &history, &mut rng)
+            .unwrap()
+            .diagnostics
+    }
+
+    /// `acquisition random` reaches the search: from the same stream, refining can only
+    /// lower the minimized sample (or mean), and with 8 candidates in 2-D it does.
+    #[test]
+    fn the_acquisition_setting_reaches_neural_bo_and_neural_greedy() {
+        for (method, network) in [
+            ("neural-bo", "width 16, steps 20"),
+            ("neural-greedy", "width 16, epochs 20"),
+        ] {
+            let value = |acquisition: &str| {
+                let settings = format!("{network}, candidates 8, acquisition {acquisition}");
+                let d = first_step(method, &settings);
+                match method {
+                    "neural-bo" => d.get("sample").and_then(|v| v.as_f64()).unwrap(),
+                    _ => d.predicted.unwrap(),
+                }
+            };
+            let (plain, refined) = (value("random"), value("refine"));
+            assert!(refined < plain, "{method}: {refined} vs {plain}");
+        }
+    }
+
+    /// `region trust` reaches every searching method, even in 2-D, and `auto` is global there.
+    #[test]
+    fn the_region_setting_reaches_the_search() {
+        for (method, network) in [
+            ("neural-bo", "width 16, steps 20, "),
+            ("neural-greedy", "width 16, epochs 20, "),
+            ("neural-cbo", "width 16, steps 20, "),
+            ("gp-ei", ""),
+        ] {
+            let trust = first_step(method, &format!("{network}candidates 64, region trust"));
+            assert_eq!(trust.region_side, Some(0.1), "{method}");
+            let auto = first_step(method, &format!("{network}candidates 64, region auto"));
+            assert!(auto.region_side.is_none(), "{method}");
+        }
+    }
+
+    /// Small, fast settings per method, and for each declared setting a value other than the
+    /// base's (so every setting is exercised from a base where it matters: candidates are
+    /// compared unrefined, or refinement could reach the same point from both sets).
+    fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
+        let search = [
+            ("candidates", "8"),
+            ("acquisition", "refine"),
+            ("region", "trust"),
+        ];
+        let surrogate = [
+            ("width", "24"),
+            ("depth", "1"),
+            ("activation", "tanh"),
+            ("bias", "0.5"),
+            ("lambda", "0.1"),
+            ("epochs", "40"),
+            ("batch", "3"),
+            ("steps", "30"),
+            ("lr", "0.001"),
+            ("dtype", "f32"),
+        ];
+        let gp = [("kernel", "se"), ("restarts", "1")];
+        match method {
+            "neural-bo" => (
+                "width 16, epochs 2, steps 20, start previous, warm_steps 5, candidates 256, acquisition random",
+                [
+                    &surrogate[..],
+                    &[
+                        ("features", "dynamic"),
+                        ("nu", "3"),
+                        ("draw", "independent"),
+                        ("start", "initial"),
+                        ("warm_steps", "15"),
+                    ],
+                    &search,
+                ]
+                .concat(),
+            ),
+            "neural-cbo" => (
+                "width 16, epochs 2, steps 20, candidates 256, acquisition random",
+                [&surrogate[..], &[("beta", "0.5")], &search].concat(),
+            ),
+            "neural-greedy" => (
+                "width 16, epochs 20, candidates 256, acquisition random",
+                [
+                    &[
+                        ("width", "24"),
+                        ("depth", "2"),
+                        ("activation", "sin"),
+                        ("lambda", "0.5"),
+                        ("epochs", "30"),
+                        ("lr", "0.01"),
+                    ][..],
+                    &search,
+                ]
+                .concat(),
+            ),
+            "pinn-bo" => (
+                "width 16, depth 2, epochs 120, residual_points 16, candidates 256, acquisition random",
+                [
+                    &[
+                        ("width", "24"),
+                        ("depth", "1"),
+                        ("activation", "sin"),
+                        ("lambda", "0.1"),
+                        ("nu", "2"),
+                        ("residual_points", "24"),
+                        ("lambda_r", "0.1"),
+                        ("sampling", "uniform"),
+                        ("surrogate", "ntk-gp"),
+                        ("epochs", "150"),
+                        ("lr", "0.05"),
+                        ("lr_decay", "0.5"),
+                    ][..],
+                    &search,
+                ]
+                .concat(),
+            ),
+            "gp-ei" => ("candidates 256, acquisition random", [&gp[..], &search].concat()),
+            "gp-ucb" => (
+                "candidates 256, acquisition random",
+                [&gp[..], &[("beta", "9")], &search].concat(),
+            ),
+            "gp-ts" => ("", [&gp[..], &[("region", "trust")]].concat()),
+            _ => ("", vec![]),
+        }
+    }
+
+    /// Every setting a method declares (and so accepts and documents) changes what the
+    /// method does: its second proposal or its diagnostics differ from the base settings'.
+    /// A setting added to a table without a case here fails too.
+    #[test]
+    fn every_declared_setting_has_an_effect() {
+        for info in pinnbo_dsl::METHODS {
+            let (base, cases) = cases(info.name);
+            for spec in info.settings() {
+                assert!(
+                    cases.iter().any(|(key, _)| *key == spec.key),
+                    "{}: no case exercises `{}`",
+                    info.name,
+                    spec.key
+                );
+            }
+            let reference = second_step(info.name, base);
+            for (key, value) in cases {
+                let settings = base
+                    .split(", ")
+                    .filter(|s| !s.is_empty() && !s.starts_with(&format!("{key} ")))
+                    .chain(std::iter::once(format!("{key} {value}").as_str()))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                assert_ne!(
+                    second_step(info.name, &settings),
+                    reference,
+                    "{}: `{key} {value}` changed nothing",
+                    info.name
+                );
+            }
+        }
+    }
+
+    /// Every option of every choice builds its method (the constructors know every name the
+    /// tables offer), and every default is a value its setting accepts.
+    #[test]
+    fn every_option_and_default_is_known() {
+        for info in pinnbo_dsl::METHODS {
+            for spec in info.settings() {
+                if let Kind::Choice(options) = spec.kind {
+                    for option in options {
+                        let problem = problem(info.name, &format!("{} {option}", spec.key));
+                        assert!(strategy(&problem, info.name, 0).is_ok());
+                    }
+                }
+                match (spec.kind, spec.default) {
+                    (Kind::Int { min }, pinnbo_dsl::spec::Default::Int(v)) => assert!(v >= min),
+                    (Kind::Positive, pinnbo_dsl::spec::Default::Number(v)) => assert!(v >= 0.0),
+                    (Kind::Choice(o), pinnbo_dsl::spec::Default::Name(n)) => {
+                        assert!(o.contains(&n))
+                    }
+                    (_, pinnbo_dsl::spec::Default::Computed(_)) => {}
+                    (kind, default) => panic!("{}: {kind:?} with {default:?}", spec.key),
+                }
+            }
+        }
+    }
+
+    /// Settings built in code are checked against the table like a file's.
+    #[test]
+    fn settings_built_in_code_are_checked() {
+        let mut problem = problem("gp-ei", "");
+        let settings = &mut problem.method.as_mut().unwrap().settings;
+        settings
+            .0
+            .insert("retrain_every".into(), pinnbo_dsl::ir::SettingValue::Int(3));
+        let e = strategy(&problem, "gp-ei", 0).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "method `gp-ei` has no setting `retrain_every`"
+        );
+        let e = strategy(&problem, "gp-eii", 0).err().unwrap();
+        assert_eq!(
+            e.to_string(),
+            "unknown method `gp-eii`; did you mean `gp-ei`?"
+        );
+    }
+
+    /// The settings table's defaults are the configurations' defaults.
+    #[test]
+    fn the_defaults_come_from_the_table() {
+        let c = NeuralBoConfig::default();
+        assert_eq!(
+            (c.surrogate.width, c.search.candidates, c.warm_steps),
+            (100, 10_000, 100)
+        );
+        let p = PinnBoConfig::default();
+        assert_eq!((p.width, p.depth, p.epochs, p.nu), (100, 3, 1000, None));
+    }
+}

@@ -1,0 +1,472 @@
+//! Every method the `method` statement can name, with one declaration per setting: its key,
+//! the values it accepts, its default and a line of documentation. The checker checks files
+//! against these tables, each strategy's constructor reads its settings through them (with
+//! their defaults), `pinnbo methods` prints them, and docs/dsl.md's settings table is
+//! generated from them ([`markdown`]; a test keeps the two equal).
+
+use crate::ir::{SettingValue, Settings};
+use crate::spec::{Default, Kind, Spec};
+
+/// A method the `method` statement can name.
+#[derive(Debug)]
+pub struct MethodInfo {
+    pub name: &'static str,
+    pub summary: &'static str,
+    groups: &'static [&'static [Spec]],
+}
+
+impl MethodInfo {
+    /// Every setting the method takes, in the order of its documentation.
+    pub fn settings(&self) -> impl Iterator<Item = &'static Spec> + Clone {
+        self.groups.iter().flat_map(|g| g.iter())
+    }
+
+    /// The declaration of `key`, if the method takes it.
+    pub fn setting(&self, key: &str) -> Option<&'static Spec> {
+        self.settings().find(|s| s.key == key)
+    }
+}
+
+/// The method called `name`.
+pub fn method(name: &str) -> Option<&'static MethodInfo> {
+    METHODS.iter().find(|m| m.name == name)
+}
+
+pub fn method_names() -> impl Iterator<Item = &'static str> {
+    METHODS.iter().map(|m| m.name)
+}
+
+const ACTIVATIONS: &[&str] = &["tanh", "sin", "softplus", "relu"];
+
+// Settings several methods share; each method gives its own default.
+
+const fn width(default: u64) -> Spec {
+    Spec::new(
+        "width",
+        Kind::Int { min: 1 },
+        Default::Int(default),
+        "units per hidden layer",
+    )
+}
+
+const fn depth(default: u64) -> Spec {
+    Spec::new(
+        "depth",
+        Kind::Int { min: 1 },
+        Default::Int(default),
+        "hidden layers",
+    )
+}
+
+const fn activation(default: &'static str) -> Spec {
+    Spec::new(
+        "activation",
+        Kind::Choice(ACTIVATIONS),
+        Default::Name(default),
+        "the hidden layers' activation",
+    )
+}
+
+const fn lr(default: f64) -> Spec {
+    Spec::new(
+        "lr",
+        Kind::Positive,
+        Default::Number(default),
+        "Adam's learning rate",
+    )
+}
+
+const fn candidates(default: u64) -> Spec {
+    Spec::new(
+        "candidates",
+        Kind::Int { min: 1 },
+        Default::Int(default),
+        "Sobol candidates the acquisition scores",
+    )
+}
+
+const ACQUISITION: Spec = Spec::new(
+    "acquisition",
+    Kind::Choice(&["random", "refine"]),
+    Default::Name("refine"),
+    "`refine`: the best five candidates are improved by projected gradient steps; `random`: \
+     the best candidate is taken as it is",
+);
+
+const fn region(default: &'static str) -> Spec {
+    Spec::new(
+        "region",
+        Kind::Choice(&["global", "trust", "auto"]),
+        Default::Name(default),
+        "where the acquisition looks: the whole box, or a trust region around the best point \
+         (side 0.1 of the box at first, halved after 5 proposals without improvement, doubled \
+         after 3 with); `auto` is `trust` above 20 variables, `global` up to 20",
+    )
+}
+
+/// The NeuralBO surrogate (NeuralBO, Neural-CBO).
+const NEURAL_SURROGATE: &[Spec] = &[
+    width(100),
+    depth(2),
+    activation("relu"),
+    Spec::new(
+        "bias",
+        Kind::Positive,
+        Default::Number(1.0),
+        "standard deviation of the hidden biases at initialization",
+    ),
+    Spec::new(
+        "lambda",
+        Kind::Positive,
+        Default::Number(0.01),
+        "regularization λ: the pull m λ ||θ − θ0||² toward the initial weights, and the \
+         variance's prior",
+    ),
+    Spec::new(
+        "epochs",
+        Kind::Int { min: 1 },
+        Default::Int(50),
+        "passes over the observations per fit",
+    ),
+    Spec::new(
+        "batch",
+        Kind::Int { min: 1 },
+        Default::Int(50),
+        "observations per Adam step",
+    ),
+    Spec::new(
+        "steps",
+        Kind::Int { min: 1 },
+        Default::Int(500),
+        "at least this many Adam steps per fit (epochs are added to reach it)",
+    ),
+    lr(1e-4),
+    Spec::new(
+        "dtype",
+        Kind::Choice(&["f64", "f32"]),
+        Default::Name("f64"),
+        "training precision (candidates are screened in f32 either way)",
+    ),
+];
+
+const NEURAL_BO: &[Spec] = &[
+    Spec::new(
+        "features",
+        Kind::Choice(&["static", "dynamic"]),
+        Default::Name("static"),
+        "tangent features at the initial weights θ0 (the papers'), or at the trained weights \
+         (then drawn independently per candidate)",
+    ),
+    Spec::new(
+        "nu",
+        Kind::Positive,
+        Default::Number(1.0),
+        "ν: the Thompson sample's spread, ν σ(x)",
+    ),
+    Spec::new(
+        "draw",
+        Kind::Choice(&["pathwise", "independent"]),
+        Default::Name("pathwise"),
+        "one function drawn and refined, or the papers' independent draw per candidate",
+    ),
+    Spec::new(
+        "start",
+        Kind::Choice(&["initial", "previous"]),
+        Default::Name("initial"),
+        "where each step's training starts: θ0 for the whole schedule (the papers'), or the \
+         previous step's network for `warm_steps` steps (saved with the journal for --resume)",
+    ),
+    Spec::new(
+        "warm_steps",
+        Kind::Int { min: 1 },
+        Default::Int(100),
+        "Adam steps of a warm start (rounded up to whole epochs)",
+    ),
+    candidates(10_000),
+    ACQUISITION,
+    region("auto"),
+];
+
+const NEURAL_CBO: &[Spec] = &[
+    Spec::new(
+        "beta",
+        Kind::Positive,
+        Default::Number(2.0),
+        "β: a point is feasible when every constraint's lower bound u(x) − β σ(x) is ≤ 0",
+    ),
+    candidates(2048),
+    ACQUISITION,
+    region("auto"),
+];
+
+const NEURAL_GREEDY: &[Spec] = &[
+    width(1000),
+    depth(1),
+    activation("tanh"),
+    Spec::new(
+        "lambda",
+        Kind::Positive,
+        Default::Number(0.0),
+        "σ²: the variance of the targets' perturbation and the weight of the pull toward θ0 \
+         (0: exploration from re-initialization alone, as in the paper)",
+    ),
+    Spec::new(
+        "epochs",
+        Kind::Int { min: 1 },
+        Default::Int(500),
+        "full-batch Adam steps per fit",
+    ),
+    lr(1e-3),
+    candidates(2048),
+    ACQUISITION,
+    region("auto"),
+];
+
+const PINN_BO: &[Spec] = &[
+    width(100),
+    depth(3),
+    activation("tanh"),
+    Spec::new(
+        "lambda",
+        Kind::Positive,
+        Default::Number(1.0),
+        "λ1 = λ2 of the information terms in ν_t",
+    ),
+    Spec::new(
+        "nu",
+        Kind::Positive,
+        Default::Computed("ν_t from the information gain and the interaction information"),
+        "a fixed output scale ν instead of ν_t",
+    ),
+    Spec::new(
+        "residual_points",
+        Kind::Int { min: 1 },
+        Default::Int(500),
+        "collocation points where the pde's residual is trained",
+    ),
+    Spec::new(
+        "lambda_r",
+        Kind::Positive,
+        Default::Number(1.0),
+        "weight of the pde's mean squared residual against the data's",
+    ),
+    Spec::new(
+        "sampling",
+        Kind::Choice(&["sobol", "uniform"]),
+        Default::Name("sobol"),
+        "how the residual points are drawn",
+    ),
+    Spec::new(
+        "surrogate",
+        Kind::Choice(&["pinn", "ntk-gp"]),
+        Default::Name("pinn"),
+        "the trained network, minimized (the thesis's), or the NTK-PINN Gaussian process's \
+         lower bound μ − ν_t σ",
+    ),
+    Spec::new(
+        "epochs",
+        Kind::Int { min: 1 },
+        Default::Int(1000),
+        "full-batch Adam steps per fit (fewer on a plateau)",
+    ),
+    lr(1e-2),
+    Spec::new(
+        "lr_decay",
+        Kind::Positive,
+        Default::Number(0.95),
+        "the learning rate's factor per 100 epochs",
+    ),
+    candidates(2048),
+    ACQUISITION,
+    region("auto"),
+];
+
+const GP: &[Spec] = &[
+    Spec::new(
+        "kernel",
+        Kind::Choice(&["matern52", "se"]),
+        Default::Name("matern52"),
+        "the covariance: Matérn-5/2 or squared exponential, one length scale per variable",
+    ),
+    Spec::new(
+        "restarts",
+        Kind::Int { min: 1 },
+        Default::Int(3),
+        "starts of the marginal-likelihood fit",
+    ),
+];
+
+/// The acquisition search of the GP methods that maximize an acquisition function.
+const GP_SEARCH: &[Spec] = &[candidates(2048), ACQUISITION, region("global")];
+
+const GP_BETA: &[Spec] = &[Spec::new(
+    "beta",
+    Kind::Positive,
+    Default::Computed("β_t = 0.4 log(d t² π² / 0.6), growing with t"),
+    "β of the confidence bound μ − sqrt(β) σ",
+)];
+
+/// The Thompson draw's candidates are fixed; only where they go can be set.
+const GP_TS: &[Spec] = &[region("global")];
+
+pub static METHODS: &[MethodInfo] = &[
+    MethodInfo {
+        name: "pinn-bo",
+        summary: "physics-informed network surrogate; the pde trains it",
+        groups: &[PINN_BO],
+    },
+    MethodInfo {
+        name: "neural-bo",
+        summary: "neural Thompson sampling",
+        groups: &[NEURAL_SURROGATE, NEURAL_BO],
+    },
+    MethodInfo {
+        name: "neural-cbo",
+        summary: "constrained: EI on the objective among LCB-feasible points",
+        groups: &[NEURAL_SURROGATE, NEURAL_CBO],
+    },
+    MethodInfo {
+        name: "neural-greedy",
+        summary: "perturbed targets and fresh initialization every round",
+        groups: &[NEURAL_GREEDY],
+    },
+    MethodInfo {
+        name: "gp-ei",
+        summary: "Gaussian process, expected improvement (constrained EI with constraints)",
+        groups: &[GP, GP_SEARCH],
+    },
+    MethodInfo {
+        name: "gp-ucb",
+        summary: "Gaussian process, lower confidence bound",
+        groups: &[GP, GP_BETA, GP_SEARCH],
+    },
+    MethodInfo {
+        name: "gp-ts",
+        summary: "Gaussian process, Thompson sampling",
+        groups: &[GP, GP_TS],
+    },
+    MethodInfo {
+        name: "random",
+        summary: "uniform random search",
+        groups: &[],
+    },
+];
+
+/// A method's settings as its constructor reads them: the file's value, else the declared
+/// default. Reading a key the method does not declare is a programming error and panics
+/// (every method's constructor is exercised by the tests with every setting).
+#[derive(Clone, Copy, Debug)]
+pub struct MethodSettings<'a> {
+    pub info: &'static MethodInfo,
+    settings: &'a Settings,
+}
+
+impl<'a> MethodSettings<'a> {
+    /// `settings` read through `info`'s table. A checked file's settings always fit; settings
+    /// built in code are checked here, and the first that does not fit is reported.
+    pub fn new(info: &'static MethodInfo, settings: &'a Settings) -> Result<Self, String> {
+        for (key, value) in &settings.0 {
+            let Some(spec) = info.setting(key) else {
+                return Err(format!("method `{}` has no setting `{key}`", info.name));
+            };
+            if !fits(spec.kind, value) {
+                return Err(format!(
+                    "`{key}` of method `{}` expects {}, found {value:?}",
+                    info.name,
+                    spec.kind.describe()
+                ));
+            }
+        }
+        Ok(MethodSettings { info, settings })
+    }
+
+    /// Every setting of the method `name` at its default.
+    ///
+    /// # Panics
+    /// When no method is called `name` (a programming error: the names are this table's).
+    pub fn defaults(name: &str) -> MethodSettings<'static> {
+        static NONE: Settings = Settings(std::collections::BTreeMap::new());
+        let info = method(name).unwrap_or_else(|| panic!("no method `{name}`"));
+        MethodSettings {
+            info,
+            settings: &NONE,
+        }
+    }
+
+    fn spec(&self, key: &str) -> &'static Spec {
+        self.info
+            .setting(key)
+            .unwrap_or_else(|| panic!("method `{}` declares no setting `{key}`", self.info.name))
+    }
+
+    pub fn int(&self, key: &str) -> u64 {
+        match (self.settings.int(key), self.spec(key).default) {
+            (Some(v), _) | (None, Default::Int(v)) => v,
+            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
+        }
+    }
+
+    /// An integer setting as a count.
+    pub fn count(&self, key: &str) -> usize {
+        usize::try_from(self.int(key)).unwrap_or(usize::MAX)
+    }
+
+    pub fn number(&self, key: &str) -> f64 {
+        match (self.settings.number(key), self.spec(key).default) {
+            (Some(v), _) | (None, Default::Number(v)) => v,
+            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
+        }
+    }
+
+    /// A number whose default is computed (None unless the file sets it).
+    pub fn computed_number(&self, key: &str) -> Option<f64> {
+        assert!(
+            matches!(self.spec(key).default, Default::Computed(_)),
+            "`{key}` has a fixed default"
+        );
+        self.settings.number(key)
+    }
+
+    /// A choice: the file's or the default, always one of the declared options.
+    pub fn name(&self, key: &str) -> &str {
+        match (self.settings.name(key), self.spec(key).default) {
+            (Some(v), _) => v,
+            (None, Default::Name(v)) => v,
+            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
+        }
+    }
+}
+
+/// Whether a value built in code has the type and range `kind` accepts.
+fn fits(kind: Kind, value: &SettingValue) -> bool {
+    match (kind, value) {
+        (Kind::Int { min }, SettingValue::Int(v)) => *v >= min,
+        (Kind::Positive, SettingValue::Number(v)) => *v > 0.0 && v.is_finite(),
+        (Kind::Positive, SettingValue::Int(v)) => *v > 0,
+        (Kind::Choice(options), SettingValue::Name(n)) => options.contains(&n.as_str()),
+        (Kind::Duration, SettingValue::Duration(_))
+        | (Kind::Dims, SettingValue::Dims(_))
+        | (Kind::List, SettingValue::List(_))
+        | (Kind::Str, SettingValue::Str(_)) => true,
+        _ => false,
+    }
+}
+
+/// docs/dsl.md's table of methods and settings.
+pub fn markdown() -> String {
+    let mut out =
+        String::from("| method | setting | accepts | default | meaning |\n|---|---|---|---|---|\n");
+    for m in METHODS {
+        out += &format!("| `{}` | | | | {} |\n", m.name, m.summary);
+        for s in m.settings() {
+            out += &format!(
+                "| | `{}` | {} | {} | {} |\n",
+                s.key,
+                s.kind.describe().replace('|', "\\|"),
+                s.default.describe(),
+                s.doc
+            );
+        }
+    }
+    out
+}
