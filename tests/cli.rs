@@ -90,6 +90,48 @@ fn usage_errors_exit_2_and_help_exits_0() {
     }
 }
 
+/// Completions and manual pages come from the parser's own declarations: a shell script
+/// that knows `solve`'s flags, and one roff page per command.
+#[test]
+fn completions_and_manual_pages_describe_the_commands() {
+    let out = pinnbo(&["completions", "bash"]);
+    assert_eq!(out.status.code(), Some(0));
+    let script = text(&out.stdout);
+    assert!(
+        script.contains("--allow-exec") && script.contains("solve"),
+        "{script}"
+    );
+    assert_eq!(pinnbo(&["completions", "tcsh"]).status.code(), Some(2));
+
+    let dir = std::env::temp_dir().join(format!("pinnbo-man-{}", std::process::id()));
+    let out = pinnbo(&["man", "--out", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let page = std::fs::read_to_string(dir.join("pinnbo-solve.1")).expect("pinnbo-solve.1");
+    assert!(page.contains(".TH") && page.contains("resume"), "{page}");
+    assert!(dir.join("pinnbo.1").exists() && dir.join("pinnbo-bench.1").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `pinnbo methods` prints the declarations: the list, and one method's settings with
+/// their defaults.
+#[test]
+fn methods_lists_the_methods_and_their_settings() {
+    let out = pinnbo(&["methods"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(
+        text(&out.stdout).starts_with("pinn-bo "),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = pinnbo(&["methods", "gp-ucb"]);
+    let stdout = text(&out.stdout);
+    assert!(
+        stdout.contains("  restarts (an integer of at least 1; default 3)"),
+        "{stdout}"
+    );
+    assert_eq!(pinnbo(&["methods", "gp-eii"]).status.code(), Some(2));
+}
+
 #[test]
 fn eval_reports_objective_constraints_and_pde_terms() {
     let out = pinnbo(&["eval", "problems/rastrigin-20.pde", "--at", "x=0"]);

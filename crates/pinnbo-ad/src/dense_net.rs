@@ -1,4 +1,4 @@
-//! An [`Mlp`]'s weights on flat CPU buffers: the layout [`crate::dense_fit`] trains, and
+//! An [`Mlp`]'s weights on flat CPU buffers: the layout `train/dense_fit.rs` trains, and
 //! [`DenseNet`], a frozen copy for evaluating a network at many points.
 //!
 //! The neural methods score tens of thousands of candidates per step with a trained network.

@@ -8,7 +8,6 @@
 
 pub mod adam;
 pub mod collocation;
-mod dense_fit;
 pub mod dense_net;
 mod fused;
 pub mod jet;

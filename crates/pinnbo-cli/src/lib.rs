@@ -122,3 +122,45 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
     }
     .into()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    /// Every subcommand and every argument says what it is, and every subcommand shows an
+    /// example, so `--help`, the completions and the manual pages are complete.
+    #[test]
+    fn every_argument_is_described_and_every_command_has_an_example() {
+        let cli = Cli::command();
+        cli.clone().debug_assert();
+        for sub in cli.get_subcommands() {
+            let name = sub.get_name();
+            assert!(sub.get_about().is_some(), "`{name}` has no description");
+            let after = sub
+                .get_after_help()
+                .map(|h| h.to_string())
+                .unwrap_or_default();
+            assert!(
+                after.contains(&format!("pinnbo {name}")),
+                "`{name}` shows no example"
+            );
+            for arg in sub.get_arguments() {
+                if arg.get_id() == "help" || arg.get_id() == "version" {
+                    continue;
+                }
+                assert!(
+                    arg.get_help().is_some(),
+                    "`{name} {}` has no description",
+                    arg.get_id()
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn exit_codes_are_the_documented_numbers() {
+        let codes = [Exit::Success, Exit::Invalid, Exit::Usage, Exit::Stopped].map(|e| e as u8);
+        assert_eq!(codes, [0, 1, 2, 3]);
+    }
+}

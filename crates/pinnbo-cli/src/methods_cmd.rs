@@ -3,6 +3,7 @@
 
 use crate::exit::Exit;
 use pinnbo_dsl::methods::{method, method_names, METHODS};
+use std::io::Write;
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -19,31 +20,39 @@ pub struct Options {
 }
 
 pub fn run(o: &Options) -> Exit {
-    if o.markdown {
-        print!("{}", pinnbo_dsl::methods::markdown());
-        return Exit::Success;
-    }
-    let Some(name) = &o.method else {
-        let width = METHODS.iter().map(|m| m.name.len()).max().unwrap_or(0);
-        for m in METHODS {
-            println!("{:width$}  {}", m.name, m.summary);
-        }
-        println!("\nSettings of one method: pinnbo methods <METHOD>");
-        return Exit::Success;
+    let text = match &o.method {
+        _ if o.markdown => pinnbo_dsl::methods::markdown(),
+        None => list(),
+        Some(name) => settings(name),
     };
+    // A closed pipe (`| head`) is not an error worth a panic.
+    let _ = std::io::stdout().write_all(text.as_bytes());
+    Exit::Success
+}
+
+fn list() -> String {
+    let width = METHODS.iter().map(|m| m.name.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for m in METHODS {
+        out += &format!("{:width$}  {}\n", m.name, m.summary);
+    }
+    out + "\nSettings of one method: pinnbo methods <METHOD>\n"
+}
+
+fn settings(name: &str) -> String {
     let m = method(name).expect("clap accepts only the table's names");
-    println!("{}: {}", m.name, m.summary);
+    let mut out = format!("{}: {}\n", m.name, m.summary);
     if m.settings().next().is_none() {
-        println!("\nno settings");
+        out += "\nno settings\n";
     }
     for s in m.settings() {
-        println!(
-            "\n  {} ({}; default {})",
+        out += &format!(
+            "\n  {} ({}; default {})\n      {}\n",
             s.key,
             s.kind.describe(),
-            s.default.describe()
+            s.default.describe(),
+            s.doc
         );
-        println!("      {}", s.doc);
     }
-    Exit::Success
+    out
 }

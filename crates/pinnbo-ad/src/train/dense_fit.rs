@@ -9,10 +9,10 @@
 //! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
 //! compares it with.
 
+use super::fit::{Fit, Observations};
 use crate::adam::AdamConstants;
 use crate::dense_net::{product, DenseLayers, Real};
 use crate::mlp::Mlp;
-use crate::train::{Fit, Observations};
 use candle_core::{Device, Result, Tensor};
 use faer::{MatMut, MatRef, Par};
 

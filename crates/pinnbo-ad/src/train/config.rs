@@ -1,0 +1,47 @@
+//! What a fit is asked to do ([`TrainConfig`]) and what it did ([`TrainReport`]).
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub lr: f64,
+    /// The learning rate is multiplied by this every `decay_every` epochs.
+    pub lr_decay: f64,
+    pub decay_every: usize,
+    /// Weight of `Σ (θ - θ0)²` (0 for none).
+    pub anchor: f64,
+    /// Stop when the loss has not fallen by `min_improvement` (relative) in `patience` epochs.
+    pub patience: usize,
+    pub min_improvement: f64,
+    /// Observations per step, shuffled each epoch from `shuffle_seed` (None: all of them).
+    /// Residual terms always use all their points.
+    pub batch: Option<usize>,
+    pub shuffle_seed: u64,
+}
+
+impl Default for TrainConfig {
+    fn default() -> Self {
+        TrainConfig {
+            epochs: 2000,
+            lr: 1e-3,
+            lr_decay: 0.95,
+            decay_every: 100,
+            anchor: 0.0,
+            patience: 500,
+            min_improvement: 1e-4,
+            batch: None,
+            shuffle_seed: 0,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TrainReport {
+    pub epochs: usize,
+    /// The loss of the weights returned: the last epoch's (the mean over its steps), or the
+    /// best epoch's when they were restored. Anchor included.
+    pub final_loss: f64,
+    pub best_loss: f64,
+    pub stopped_early: bool,
+    /// The best epoch's weights replaced the last ones (see [`train`]).
+    pub restored_best: bool,
+}
