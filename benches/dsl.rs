@@ -1,4 +1,4 @@
-//! Front-end and evaluator benchmarks (numbers recorded in docs/ARCHITECTURE.md and the issue).
+//! Front-end and evaluator benchmarks (numbers recorded in docs/results/measurements.md).
 //!
 //! cargo bench -p pinnbo-dsl --bench dsl
 

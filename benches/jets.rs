@@ -15,7 +15,7 @@ use pinnbo_ad::Residual;
 mod setup;
 use setup::{cases, setup};
 
-/// The allocator the `pinnbo` binary uses (see ARCHITECTURE.md): jets allocate many
+/// The allocator the `pinnbo` binary uses (see docs/decisions.md): jets allocate many
 /// short-lived buffers larger than glibc's mmap threshold.
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -1,6 +1,6 @@
 //! Property tests of the front end on random and mutated `.pde` inputs: it never panics, and
 //! every failure comes back as diagnostics whose spans lie on the input's character boundaries.
-//! `PROPTEST_CASES` scales the number of inputs (docs/ARCHITECTURE.md records a large run).
+//! `PROPTEST_CASES` scales the number of inputs (docs/results/measurements.md records a large run).
 
 use pinnbo_dsl::{compile, Source, Style};
 use proptest::prelude::*;

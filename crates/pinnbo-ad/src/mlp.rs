@@ -46,7 +46,7 @@ impl Activation {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Parameterization {
     /// NTK: every weight N(0, 1), each layer's product scaled by 1/sqrt(fan-in); zero biases.
-    /// The PINN-BO surrogate (ALGORITHMS.md §1).
+    /// The PINN-BO surrogate (docs/algorithms.md §1).
     Ntk,
     /// He: hidden weights N(0, 2/fan-in), last layer zero so the network starts at h = 0.
     /// The NeuralBO surrogate.

@@ -1,4 +1,4 @@
-//! Tangent features and their Gram blocks (ALGORITHMS.md §1, §4): φ(x) = ∇_θ h(x; θ) and
+//! Tangent features and their Gram blocks (docs/algorithms.md §1, §4): φ(x) = ∇_θ h(x; θ) and
 //! ω(z) = ∇_θ N[h](z; θ), and K_uu = ΦΦᵀ, K_ur = ΦΩᵀ, K_rr = ΩΩᵀ.
 //!
 //! Fast path, without p-vectors: a layer computes `pre = s W input + b` on every jet

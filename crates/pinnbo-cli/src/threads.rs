@@ -5,7 +5,7 @@
 //!   product, reading `/proc/cpuinfo` each time (about 1.5% of a NeuralBO step).
 //! - `CANDLE_NUM_THREADS`: candle's pool for element-wise operations spins between
 //!   operations and serializes concurrent callers; a bench running several jobs gives each
-//!   run its share of the cores instead (docs/ARCHITECTURE.md, "Benchmark runs").
+//!   run its share of the cores instead (docs/decisions.md, "Benchmark runs").
 
 use std::num::NonZeroUsize;
 

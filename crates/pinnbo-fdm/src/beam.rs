@@ -111,7 +111,7 @@ impl Beam<'_> {
     /// Dirichlet solves of one tridiagonal matrix (whose pivots are known in closed form) and
     /// the four end conditions, a 4 x 4 system for (a, b, e, f), give the very solution of the
     /// coupled 2n x 2n system; streaming through memory a few times instead of eliminating a
-    /// band made N = 10^6 7x faster (docs/ARCHITECTURE.md).
+    /// band made N = 10^6 7x faster (docs/decisions.md).
     pub fn solve(&self) -> Result<BeamSolution, FdmError> {
         self.check_supports()?;
         let n = self.axis.n;

@@ -3,7 +3,7 @@
 //! A symmetric matrix (the heat operators, assembled so) is factored by sparse Cholesky; if that
 //! fails (not positive definite) or the matrix is not symmetric (one-sided boundary differences,
 //! the coupled beam system), by sparse LU with partial pivoting. Either is computed once and
-//! reused for every right-hand side. docs/ARCHITECTURE.md records the measured difference.
+//! reused for every right-hand side. docs/decisions.md records the measured difference.
 
 use crate::FdmError;
 use faer::dyn_stack::{MemBuffer, MemStack};

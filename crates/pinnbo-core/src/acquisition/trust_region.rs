@@ -1,6 +1,6 @@
 //! Where the acquisition looks: the whole unit cube, or a trust region around the incumbent
 //! whose side adapts to the run's successes and failures (as TuRBO's; the constants are
-//! ours, docs/ARCHITECTURE.md "Trust regions in high dimension").
+//! ours, docs/decisions.md "Trust regions in high dimension").
 //!
 //! Why: a neural surrogate extrapolates. Its mean is piecewise linear far from the data and
 //! its tangent-kernel variance grows with the distance from the centre, so with few

@@ -1,4 +1,4 @@
-//! GP-EI, GP-UCB and GP-TS: the Gaussian-process baselines (ALGORITHMS.md §6).
+//! GP-EI, GP-UCB and GP-TS: the Gaussian-process baselines (docs/algorithms.md §6).
 //!
 //! With constraints, GP-EI is constrained EI: one GP per constraint, EI times the probability
 //! that every constraint holds, the incumbent the best feasible observation; before any

@@ -148,32 +148,36 @@ mod tests {
         }
     }
 
+    /// The bowl observed at `unit` (the constraint's value is the problem's).
+    fn observed(unit: Vec<f64>, proposed: bool) -> Observed {
+        Observed {
+            objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
+            constraints: vec![unit[0] + unit[1] - 0.75],
+            unit,
+            proposed,
+        }
+    }
+
+    /// Six Sobol points of the bowl, as an initial design.
+    fn design() -> Vec<Observed> {
+        points(Design::Sobol, 6, 2, 1)
+            .into_iter()
+            .map(|unit| observed(unit, false))
+            .collect()
+    }
+
     /// Two steps of `method` configured by `settings` from fixed streams (two, so that what
     /// a step carries to the next shows): the second proposal and its diagnostics, timings
     /// removed.
     fn second_step(method: &str, settings: &str) -> (Vec<f64>, Diagnostics) {
         let problem = problem(method, settings);
-        let mut history: Vec<Observed> = points(Design::Sobol, 6, 2, 1)
-            .into_iter()
-            .map(|unit| Observed {
-                objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
-                constraints: vec![unit[0] + unit[1] - 0.75],
-                unit,
-                proposed: false,
-            })
-            .collect();
+        let mut history = design();
         let space = Space::of(&problem);
         let mut strategy = strategy(&problem, method, 0).unwrap();
         let first = strategy
             .propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(2))
             .unwrap();
-        let u = first.unit;
-        history.push(Observed {
-            objective: (u[0] - 0.3).powi(2) + (u[1] - 0.6).powi(2),
-            constraints: vec![u[0] + u[1] - 0.75],
-            unit: u,
-            proposed: true,
-        });
+        history.push(observed(first.unit, true));
         let mut second = strategy
             .propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(3))
             .unwrap();
@@ -188,20 +192,11 @@ mod tests {
     /// One step of `method` configured by `settings`, on the bowl, from a fixed stream.
     fn first_step(method: &str, settings: &str) -> Diagnostics {
         let problem = problem(method, settings);
-        let history: Vec<Observed> = points(Design::Sobol, 6, 2, 1)
-            .into_iter()
-            .map(|unit| Observed {
-                objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
-                constraints: vec![unit[0] + unit[1] - 0.75],
-                unit,
-                proposed: false,
-            })
-            .collect();
         let space = Space::of(&problem);
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let mut strategy = strategy(&problem, method, 0).unwrap();
         strategy
-            .propose(&space, &history, &mut rng)
+            .propose(&space, &design(), &mut rng)
             .unwrap()
             .diagnostics
     }

@@ -1,4 +1,4 @@
-//! NeuralBO: Thompson sampling with a neural network's tangent features (ALGORITHMS.md §2).
+//! NeuralBO: Thompson sampling with a neural network's tangent features (docs/algorithms.md §2).
 //!
 //! Each step trains the surrogate (`neural_surrogate`) on all observations, from θ0 (the
 //! papers') or warm from the previous step's network for a few steps, and draws

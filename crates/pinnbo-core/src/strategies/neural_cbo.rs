@@ -1,4 +1,4 @@
-//! Neural-CBO (ALGORITHMS.md §3): one NeuralBO surrogate for the objective and one per
+//! Neural-CBO (docs/algorithms.md §3): one NeuralBO surrogate for the objective and one per
 //! constraint; expected improvement on the objective among the points every constraint's
 //! lower confidence bound `u_k(x) − β σ_k(x)` admits, the incumbent being the smallest
 //! predicted objective at an evaluated point.

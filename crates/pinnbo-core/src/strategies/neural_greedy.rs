@@ -1,4 +1,4 @@
-//! Neural-Greedy (ALGORITHMS.md §5): each step draws fresh initial weights θ0 from the
+//! Neural-Greedy (docs/algorithms.md §5): each step draws fresh initial weights θ0 from the
 //! step's random stream, fits the network to targets perturbed by N(0, σ²) noise with the
 //! pull `σ² ||θ − θ0||²`, and proposes the minimizer of the trained network. The fresh
 //! initialization is what explores: the trained network is a random function consistent

@@ -1,4 +1,4 @@
-//! The NeuralBO surrogate (ALGORITHMS.md §2), shared by NeuralBO and Neural-CBO: a network
+//! The NeuralBO surrogate (docs/algorithms.md §2), shared by NeuralBO and Neural-CBO: a network
 //! trained from θ0 on the observations, and the posterior variance of its linearization.
 //!
 //! The network is `h(x) = sqrt(m) W_L φ(.. φ(W_1 x + b_1) ..)` (ReLU, He initialization,
@@ -131,7 +131,7 @@ pub struct NeuralSurrogate {
     dense_initial: DenseNet,
     single_initial: DenseNet,
     /// The mean prior variance `|g(x)|² / m` over 1024 Sobol points: σ² is divided by it,
-    /// so that exploration is on the standardized data's scale (docs/ARCHITECTURE.md).
+    /// so that exploration is on the standardized data's scale (docs/decisions.md, "NeuralBO's exploration scale").
     prior: f64,
 }
 

@@ -1,4 +1,4 @@
-//! PINN-BO (ALGORITHMS.md §4): the surrogate is a physics-informed network trained on the
+//! PINN-BO (docs/algorithms.md §4): the surrogate is a physics-informed network trained on the
 //! observations and on the problem's pde at fixed residual points; each step proposes the
 //! minimizer of the trained network, whose output scale ν_t grows with the information the
 //! observations carry beyond what the pde already told:
