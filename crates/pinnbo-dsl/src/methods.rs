@@ -302,6 +302,14 @@ const GP: &[Spec] = &[
         "the covariance: Matérn-5/2 or squared exponential, one length scale per variable",
     ),
     Spec::new(
+        "prior",
+        Kind::Choice(&["none", "dimension-scaled"]),
+        Default::Name("none"),
+        "the hyperparameters' prior: none (maximum likelihood), or log-normal length scales \
+         whose median grows with the dimension and a log-normal noise variance (a posterior \
+         mode is fitted)",
+    ),
+    Spec::new(
         "restarts",
         Kind::Int { min: 1 },
         Default::Int(3),

@@ -10,7 +10,7 @@ use crate::acquisition::{expected_improvement, maximize, probability_nonpositive
 use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::gp::{GpModel, Kernel};
+use crate::surrogates::gp::{GpModel, Kernel, Prior};
 use faer::Mat;
 use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
@@ -31,6 +31,7 @@ const TS_CANDIDATES: usize = 1024;
 pub struct GpBo {
     pub acquisition: GpAcquisition,
     pub kernel: Kernel,
+    pub prior: Prior,
     pub restarts: usize,
     pub search: Search,
     /// UCB's β; by default β_t = 0.2 · 2 log(d t² π² / 0.6) (Srinivas et al. with δ = 0.1,
@@ -49,6 +50,7 @@ impl GpBo {
         GpBo {
             acquisition,
             kernel: choice(s, "kernel", Kernel::from_name),
+            prior: choice(s, "prior", Prior::from_name),
             restarts: s.count("restarts"),
             // A stationary GP's mean and variance level off at the prior away from the data,
             // so its acquisition stays interior in high dimension without a trust region
@@ -99,7 +101,7 @@ impl Strategy for GpBo {
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let gp = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).within(PART)?;
+        let gp = GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -113,12 +115,13 @@ impl Strategy for GpBo {
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let objective = GpModel::fit(self.kernel, &x, &y, self.restarts, rng).within(PART)?;
+        let objective =
+            GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {
                 let v: Vec<f64> = history.iter().map(|o| o.constraints[c]).collect();
-                GpModel::fit(self.kernel, &x, &v, self.restarts, rng).within(PART)
+                GpModel::fit(self.kernel, self.prior, &x, &v, self.restarts, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
         let train_seconds = clock.elapsed().as_secs_f64();

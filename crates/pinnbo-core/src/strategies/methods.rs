@@ -259,7 +259,11 @@ mod tests {
             ("lr", "0.001"),
             ("dtype", "f32"),
         ];
-        let gp = [("kernel", "se"), ("restarts", "1")];
+        let gp = [
+            ("kernel", "se"),
+            ("prior", "dimension-scaled"),
+            ("restarts", "1"),
+        ];
         match method {
             "neural-bo" => (
                 "width 16, epochs 2, steps 20, start previous, warm_steps 5, candidates 256, acquisition random",
