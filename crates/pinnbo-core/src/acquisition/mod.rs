@@ -30,6 +30,58 @@ pub fn expected_improvement(best: f64, mean: f64, std: f64) -> f64 {
     u * n.cdf(z) + std * n.pdf(z)
 }
 
+/// `log EI`, finite wherever `std > 0` however far below the incumbent the prediction is:
+/// EI itself underflows to 0 a few standard deviations away, which leaves the candidates
+/// tied and the refinement without a gradient. With z = (best − mean)/std,
+/// EI = std · h(z), h(z) = φ(z) + z Φ(z); below z = −20 (where the direct form has lost two
+/// digits to cancellation) h(z) = φ(z) (1/z² − 3/z⁴ + 15/z⁶ − ..), the asymptotic series of
+/// the Mills ratio.
+pub fn log_expected_improvement(best: f64, mean: f64, std: f64) -> f64 {
+    let u = best - mean;
+    if std <= 0.0 {
+        return u.max(0.0).ln();
+    }
+    let z = u / std;
+    let log_h = if z > -20.0 {
+        let n = Normal::standard();
+        (n.pdf(z) + z * n.cdf(z)).ln()
+    } else {
+        log_pdf(z) + (z * z).recip().ln() + mills_tail(z).ln()
+    };
+    std.ln() + log_h
+}
+
+/// `log Φ(−mean/std)`: the log probability that a normal prediction is `<= 0`, finite far
+/// into the tail (Φ(−a) = φ(a)/a · (1 − 1/a² + 3/a⁴ − ..) below −20).
+pub fn log_probability_nonpositive(mean: f64, std: f64) -> f64 {
+    if std <= 0.0 {
+        return if mean <= 0.0 { 0.0 } else { f64::NEG_INFINITY };
+    }
+    let x = -mean / std;
+    if x > -20.0 {
+        Normal::standard().cdf(x).ln()
+    } else {
+        log_pdf(x) - (-x).ln() + mills_series(x).ln()
+    }
+}
+
+/// log φ(z).
+fn log_pdf(z: f64) -> f64 {
+    -0.5 * z * z - 0.5 * (2.0 * std::f64::consts::PI).ln()
+}
+
+/// 1 − 1/z² + 3/z⁴ − 15/z⁶ + 105/z⁸: a Φ(−a)/φ(a) for a = |z| ≥ 20, to 1e-10.
+fn mills_series(z: f64) -> f64 {
+    let r = (z * z).recip();
+    1.0 - r * (1.0 - 3.0 * r * (1.0 - 5.0 * r * (1.0 - 7.0 * r)))
+}
+
+/// z² h(z)/φ(z) = 1 − 3/z² + 15/z⁴ − 105/z⁶ + 945/z⁸ for z ≤ −20, to 1e-10.
+fn mills_tail(z: f64) -> f64 {
+    let r = (z * z).recip();
+    1.0 - 3.0 * r * (1.0 - 5.0 * r * (1.0 - 7.0 * r * (1.0 - 9.0 * r)))
+}
+
 /// The probability that a normal prediction is `<= 0`.
 pub fn probability_nonpositive(mean: f64, std: f64) -> f64 {
     if std <= 0.0 {
@@ -228,6 +280,55 @@ fn refine(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Log EI is the log of EI where EI is representable, continuous where the tail series
+    /// takes over, and finite (and still decreasing) far beyond where EI underflows.
+    #[test]
+    fn log_expected_improvement_is_the_log_of_ei_and_stays_finite() {
+        for (best, mean, std) in [
+            (0.0, -1.0, 0.5),
+            (0.0, 0.0, 1.0),
+            (0.0, 3.0, 1.0),
+            (1.0, 9.0, 0.5),
+        ] {
+            let (log, plain) = (
+                log_expected_improvement(best, mean, std),
+                expected_improvement(best, mean, std).ln(),
+            );
+            assert!(
+                (log - plain).abs() < 1e-9 * plain.abs().max(1.0),
+                "{log} vs {plain}"
+            );
+        }
+        let (below, above) = (
+            log_expected_improvement(0.0, 20.0 + 1e-9, 1.0),
+            log_expected_improvement(0.0, 20.0 - 1e-9, 1.0),
+        );
+        assert!((below - above).abs() < 1e-7, "{below} vs {above}");
+        assert_eq!(expected_improvement(0.0, 60.0, 1.0), 0.0);
+        let (far, farther) = (
+            log_expected_improvement(0.0, 60.0, 1.0),
+            log_expected_improvement(0.0, 61.0, 1.0),
+        );
+        assert!(far.is_finite() && farther < far, "{far} {farther}");
+        // ln h(−60) = −1800 − ½ ln 2π − 2 ln 60 + ln(1 − 3/3600 + 15/3600² − ..).
+        let expected = -1800.0 - 0.5 * (2.0 * std::f64::consts::PI).ln() - 2.0 * 60f64.ln()
+            + (1.0 - 3.0 / 3600.0 + 15.0 / 3600f64.powi(2) - 105.0 / 3600f64.powi(3)).ln();
+        assert!((far - expected).abs() < 1e-10, "{far} vs {expected}");
+    }
+
+    #[test]
+    fn log_probability_of_feasibility_is_continuous_into_the_tail() {
+        let p = log_probability_nonpositive(1.0, 2.0);
+        assert!((p - probability_nonpositive(1.0, 2.0).ln()).abs() < 1e-12);
+        let (a, b) = (
+            log_probability_nonpositive(20.0 - 1e-9, 1.0),
+            log_probability_nonpositive(20.0 + 1e-9, 1.0),
+        );
+        assert!((a - b).abs() < 1e-7, "{a} vs {b}");
+        assert!(log_probability_nonpositive(80.0, 1.0).is_finite());
+        assert_eq!(log_probability_nonpositive(-1.0, 0.0), 0.0);
+    }
     use rand::SeedableRng;
     use rand_distr::{Distribution, Normal as Gauss};
 

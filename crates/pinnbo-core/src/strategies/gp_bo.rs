@@ -6,7 +6,10 @@
 //! feasibility probability is below one half after all others.
 
 use crate::acquisition::trust_region::{Domain, Region};
-use crate::acquisition::{expected_improvement, maximize, probability_nonpositive, Search};
+use crate::acquisition::{
+    log_expected_improvement, log_probability_nonpositive, maximize, probability_nonpositive,
+    Search,
+};
 use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
@@ -147,14 +150,26 @@ impl Strategy for GpBo {
         let domain = self.search.domain(history, d);
         let (unit, value) = match self.acquisition {
             GpAcquisition::ExpectedImprovement => {
+                // Log EI plus the constraints' log probabilities: the same maximizer as
+                // EI × PoF, without the underflow that flattens EI far from the incumbent.
+                let log_feasibility = |u: &[f64]| -> f64 {
+                    constraints
+                        .iter()
+                        .map(|g| {
+                            let (m, s) = g.predict(u);
+                            log_probability_nonpositive(m, s)
+                        })
+                        .sum()
+                };
                 let score = |u: &[f64]| match incumbent {
                     Some(best) => {
                         let (m, s) = objective.predict(u);
-                        expected_improvement(best, m, s) * feasibility(u)
+                        log_expected_improvement(best, m, s) + log_feasibility(u)
                     }
-                    None => feasibility(u),
+                    None => log_feasibility(u),
                 };
-                maximize(&score, &domain, self.search, rng)
+                let (unit, log_value) = maximize(&score, &domain, self.search, rng);
+                (unit, log_value.exp())
             }
             GpAcquisition::ConfidenceBound => {
                 // Points unlikely to be feasible rank after every likely one.
