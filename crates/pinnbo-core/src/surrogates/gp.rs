@@ -1,9 +1,11 @@
 //! Gaussian-process regression on the unit cube: Matérn-5/2 or squared-exponential kernel
 //! with one length scale per input, signal and noise variances fitted by maximizing the log
-//! marginal likelihood, or the log posterior under [`Prior::DimensionScaled`] (Adam on
-//! log-parameters, analytic gradient, several seeded starts).
+//! marginal likelihood, or the log posterior under [`Prior::DimensionScaled`] (projected
+//! L-BFGS on the log-parameters within their bounds, analytic gradient, several seeded
+//! starts).
 
 use crate::space::Standardizer;
+use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use faer::Mat;
 use rand::Rng;
@@ -110,8 +112,13 @@ pub struct Hyper {
 const LENGTHSCALE: (f64, f64) = (-4.6, 2.3); // 0.01 .. 10
 const SIGNAL: (f64, f64) = (-3.0, 3.0);
 const NOISE: (f64, f64) = (-13.8, 0.0); // 1e-6 .. 1
-const ADAM_STEPS: usize = 120;
-const ADAM_RATE: f64 = 0.05;
+/// When a hyperparameter fit stops: the projected gradient's step below 1e-5 or a relative
+/// decrease below 1e-10 (the tolerances of the reference library's quasi-Newton fit).
+const FIT_STOP: Stop = Stop {
+    iterations: 200,
+    gradient: 1e-5,
+    decrease: 1e-10,
+};
 
 pub struct GpModel {
     kernel: Kernel,
@@ -218,16 +225,8 @@ fn nll_and_gradient(
     Some((nll + penalty, grad))
 }
 
-fn clamp(h: &mut Hyper) {
-    for l in &mut h.log_lengthscales {
-        *l = l.clamp(LENGTHSCALE.0, LENGTHSCALE.1);
-    }
-    h.log_signal = h.log_signal.clamp(SIGNAL.0, SIGNAL.1);
-    h.log_noise = h.log_noise.clamp(NOISE.0, NOISE.1);
-}
-
-/// Adam on the log-parameters from `start`, projected onto the bounds; the best point seen.
-fn maximize_likelihood(
+/// Projected L-BFGS on the log-parameters from `start`, inside their bounds.
+fn fit_from(
     kernel: Kernel,
     prior: Prior,
     x: &[Vec<f64>],
@@ -235,34 +234,26 @@ fn maximize_likelihood(
     start: Hyper,
 ) -> Option<(f64, Hyper)> {
     let d = start.log_lengthscales.len();
-    let mut h = start;
-    let (mut m, mut v) = (vec![0.0; d + 2], vec![0.0; d + 2]);
-    let mut best: Option<(f64, Hyper)> = None;
-    for step in 1..=ADAM_STEPS {
-        let Some((nll, g)) = nll_and_gradient(kernel, prior, x, y, &h) else {
-            break;
-        };
-        if best.as_ref().is_none_or(|(b, _)| nll < *b) {
-            best = Some((nll, h.clone()));
-        }
-        let mut theta: Vec<f64> = h.log_lengthscales.clone();
-        theta.push(h.log_signal);
-        theta.push(h.log_noise);
-        for i in 0..d + 2 {
-            m[i] = 0.9 * m[i] + 0.1 * g[i];
-            v[i] = 0.999 * v[i] + 0.001 * g[i] * g[i];
-            let mhat = m[i] / (1.0 - 0.9f64.powi(step as i32));
-            let vhat = v[i] / (1.0 - 0.999f64.powi(step as i32));
-            theta[i] -= ADAM_RATE * mhat / (vhat.sqrt() + 1e-8);
-        }
-        h = Hyper {
-            log_lengthscales: theta[..d].to_vec(),
-            log_signal: theta[d],
-            log_noise: theta[d + 1],
-        };
-        clamp(&mut h);
-    }
-    best
+    let pack = |h: &Hyper| -> Vec<f64> {
+        let mut theta = h.log_lengthscales.clone();
+        theta.extend([h.log_signal, h.log_noise]);
+        theta
+    };
+    let unpack = |theta: &[f64]| Hyper {
+        log_lengthscales: theta[..d].to_vec(),
+        log_signal: theta[d],
+        log_noise: theta[d + 1],
+    };
+    let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 2)
+        .map(|i| match i {
+            _ if i < d => LENGTHSCALE,
+            _ if i == d => SIGNAL,
+            _ => NOISE,
+        })
+        .unzip();
+    let objective = |theta: &[f64]| nll_and_gradient(kernel, prior, x, y, &unpack(theta));
+    let (value, theta) = bounded::minimize(&objective, &pack(&start), &lo, &hi, FIT_STOP)?;
+    Some((value, unpack(&theta)))
 }
 
 impl GpModel {
@@ -296,7 +287,7 @@ impl GpModel {
         }
         let mut best: Option<(f64, Hyper)> = None;
         for start in starts {
-            if let Some((nll, h)) = maximize_likelihood(kernel, prior, x, &y, start) {
+            if let Some((nll, h)) = fit_from(kernel, prior, x, &y, start) {
                 if best.as_ref().is_none_or(|(b, _)| nll < *b) {
                     best = Some((nll, h));
                 }
