@@ -10,6 +10,7 @@ use crate::surrogates::dense::Spd;
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
@@ -285,12 +286,16 @@ impl GpModel {
                 log_noise: rng.random_range(-10.0..-2.0),
             });
         }
+        // The starts in parallel (each fit is sequential), the best chosen in their order, so
+        // the result does not depend on the number of threads.
+        let fits: Vec<Option<(f64, Hyper)>> = starts
+            .into_par_iter()
+            .map(|start| fit_from(kernel, prior, x, &y, start))
+            .collect();
         let mut best: Option<(f64, Hyper)> = None;
-        for start in starts {
-            if let Some((nll, h)) = fit_from(kernel, prior, x, &y, start) {
-                if best.as_ref().is_none_or(|(b, _)| nll < *b) {
-                    best = Some((nll, h));
-                }
+        for (nll, h) in fits.into_iter().flatten() {
+            if best.as_ref().is_none_or(|(b, _)| nll < *b) {
+                best = Some((nll, h));
             }
         }
         // Every start failed to factor: fall back to a large noise, which always factors.
