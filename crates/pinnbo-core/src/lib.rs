@@ -24,9 +24,5 @@ pub mod space;
 pub mod strategies;
 pub mod surrogates;
 
-pub use oracle::{Evaluation, Failure, FnOracle, Oracle};
-pub use run::builder::{BuildError, Optimization};
-pub use run::journal::Record;
-pub use run::observer::Observer;
-pub use run::{Run, RunConfig, RunError, Summary};
-pub use strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
+// The root offers what the prelude does, so `pinnbo_core::Run` and the prelude agree.
+pub use prelude::*;

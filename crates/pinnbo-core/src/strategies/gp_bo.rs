@@ -72,15 +72,6 @@ impl GpBo {
             },
         }
     }
-
-    pub fn new(acquisition: GpAcquisition) -> GpBo {
-        let name = match acquisition {
-            GpAcquisition::ExpectedImprovement => "gp-ei",
-            GpAcquisition::ConfidenceBound => "gp-ucb",
-            GpAcquisition::ThompsonSampling => "gp-ts",
-        };
-        GpBo::from_settings(&MethodSettings::defaults(name))
-    }
 }
 
 /// Where this module's errors arise, for their messages.
