@@ -11,6 +11,7 @@ pub mod collocation;
 pub mod dense_net;
 mod fused;
 pub mod jet;
+pub mod linear;
 pub mod mlp;
 pub mod multi;
 pub mod nested;

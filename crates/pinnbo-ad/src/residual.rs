@@ -221,13 +221,20 @@ impl Residual {
         trace: bool,
     ) -> Result<(Tensor, Vec<LayerTrace>)> {
         let (network, traces) = net.forward_jet_traced(points, &self.network_set, trace)?;
+        Ok((self.evaluate_on(points, network)?, traces))
+    }
+
+    /// The residual at `points` for a field whose jet there is `field` (over
+    /// [`Residual::network_set`]) rather than a network's: see [`crate::linear`].
+    pub(crate) fn evaluate_on(&self, points: &Tensor, field: Jet) -> Result<Tensor> {
         let cx = Evaluation {
             residual: self,
             points,
-            network,
+            network: field,
         };
-        let jet = cx.eval(&self.expr, &self.sets.lookup(&[]))?;
-        Ok((jet.value()?.flatten_all()?, traces))
+        cx.eval(&self.expr, &self.sets.lookup(&[]))?
+            .value()?
+            .flatten_all()
     }
 
     /// Records the multi-indices (and collapsed sums) the network must carry for `e`

@@ -75,7 +75,7 @@ impl Prior {
 
     /// −log p(θ) up to a constant, and its gradient, in the log-parameters (length scales,
     /// signal, noise).
-    fn penalty(self, h: &Hyper) -> (f64, Vec<f64>) {
+    pub(crate) fn penalty(self, h: &Hyper) -> (f64, Vec<f64>) {
         let d = h.log_lengthscales.len();
         let mut grad = vec![0.0; d + 2];
         if self == Prior::None {

@@ -6,3 +6,4 @@ pub(crate) mod dense;
 pub mod gp;
 pub(crate) mod network;
 pub mod neural;
+pub mod pde_gp;

@@ -1,0 +1,490 @@
+//! A Gaussian process conditioned on a linear pde as well as on the observations
+//! (docs/algorithms.md §10): the field and the pde's operator applied to it are jointly
+//! Gaussian, so the posterior given `f(x_i) + ε_i = y_i` and `N[f](z_j) = g(z_j)` at residual
+//! points is ordinary conditioning, with the covariances of [`kernel`].
+//!
+//! Each residual equation is trusted up to a relative error: its noise variance is
+//! `ρ · Var N[f](z_j)` under the prior (`Scaling::Point`), so multiplying an equation by any
+//! non-zero factor, as a coefficient with a pole does, leaves the posterior unchanged, and no
+//! few points near a pole can dominate. `Scaling::Global` uses one noise variance for every
+//! equation, `ρ` times their mean prior variance, for comparison.
+//!
+//! Length scales, signal, observation noise and ρ are fitted by maximizing the joint marginal
+//! likelihood (with the plain GP's prior when asked), so the residual points inform the length
+//! scales as well as the observations do. Everything is computed in an equilibrated form
+//! `Â = D A D` with `D = diag(1/√prior variance)`: an identity for any `D`, which keeps the
+//! Cholesky factor of rows whose variances differ by many orders of magnitude accurate.
+
+pub mod kernel;
+
+use crate::space::Standardizer;
+use crate::surrogates::bounded::{self, Stop};
+use crate::surrogates::dense::Spd;
+use crate::surrogates::gp::{GpError, Hyper, Prior};
+use faer::Mat;
+use kernel::{covariance, Functional};
+use rand::Rng;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+
+/// How the residual equations' noise is set (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scaling {
+    Point,
+    Global,
+}
+
+impl Scaling {
+    pub fn from_name(name: &str) -> Option<Scaling> {
+        match name {
+            "point" => Some(Scaling::Point),
+            "global" => Some(Scaling::Global),
+            _ => None,
+        }
+    }
+}
+
+/// The pde at its residual points, in unit coordinates: `N[f](z_j) = target_j`.
+#[derive(Clone, Debug)]
+pub struct Residuals {
+    pub functionals: Vec<Functional>,
+    /// `g(z_j)` in the field's units.
+    pub targets: Vec<f64>,
+    /// The coefficient of `f` itself at each point (the standardized field's mean moves the
+    /// target by it).
+    pub value_coefficients: Vec<f64>,
+}
+
+/// Log-parameters: the plain GP's, and ρ of the residual equations' noise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PdeHyper {
+    pub gp: Hyper,
+    pub log_relative: f64,
+}
+
+impl PdeHyper {
+    fn pack(&self) -> Vec<f64> {
+        let mut v = self.gp.log_lengthscales.clone();
+        v.extend([self.gp.log_signal, self.gp.log_noise, self.log_relative]);
+        v
+    }
+
+    fn unpack(v: &[f64]) -> PdeHyper {
+        let d = v.len() - 3;
+        PdeHyper {
+            gp: Hyper {
+                log_lengthscales: v[..d].to_vec(),
+                log_signal: v[d],
+                log_noise: v[d + 1],
+            },
+            log_relative: v[d + 2],
+        }
+    }
+}
+
+/// Bounds on the log-parameters. Length scales reach 0.001: a pde's residual points resolve
+/// fields that oscillate faster than a few observations could show.
+const LENGTHSCALE: (f64, f64) = (-6.9, 2.3);
+const SIGNAL: (f64, f64) = (-3.0, 5.0);
+const NOISE: (f64, f64) = (-13.8, 0.0);
+/// ρ from 1e-10 (the pde exact to rounding) to 0.1.
+const RELATIVE: (f64, f64) = (-23.0, -2.3);
+const FIT_STOP: Stop = Stop {
+    iterations: 200,
+    gradient: 1e-5,
+    decrease: 1e-10,
+};
+
+pub struct PdeGp {
+    pub hyper: PdeHyper,
+    functionals: Vec<Functional>,
+    /// `D`: one over each row's prior standard deviation.
+    scale: Vec<f64>,
+    alpha: Vec<f64>,
+    spd: Spd,
+    pub standardizer: Standardizer,
+    /// The negative log marginal likelihood of observations and residuals together.
+    pub nll: f64,
+}
+
+/// The kernel at unit signal variance over every pair, and its log ℓ derivatives.
+struct Gram {
+    k: Mat<f64>,
+    slopes: Vec<Mat<f64>>,
+}
+
+fn gram(functionals: &[Functional], inv_l: &[f64], with_slopes: bool) -> Gram {
+    let n = functionals.len();
+    let d = inv_l.len();
+    let rows: Vec<Vec<(f64, Vec<f64>)>> = (0..n)
+        .into_par_iter()
+        .map(|j| {
+            (0..=j)
+                .map(|i| {
+                    let mut g = vec![0.0; if with_slopes { d } else { 0 }];
+                    let slope = with_slopes.then_some(g.as_mut_slice());
+                    let v = covariance(&functionals[i], &functionals[j], inv_l, slope);
+                    (v, g)
+                })
+                .collect()
+        })
+        .collect();
+    let mut k = Mat::zeros(n, n);
+    let mut slopes = vec![Mat::zeros(n, n); if with_slopes { d } else { 0 }];
+    for (j, row) in rows.into_iter().enumerate() {
+        for (i, (v, g)) in row.into_iter().enumerate() {
+            (k[(i, j)], k[(j, i)]) = (v, v);
+            for (s, gv) in slopes.iter_mut().zip(g) {
+                (s[(i, j)], s[(j, i)]) = (gv, gv);
+            }
+        }
+    }
+    Gram { k, slopes }
+}
+
+/// The pieces of the equilibrated model at one set of hyperparameters.
+struct Factored {
+    gram: Gram,
+    /// The noise variance on each row's diagonal.
+    noise: Vec<f64>,
+    scale: Vec<f64>,
+    spd: Spd,
+    alpha: Vec<f64>,
+    nll: f64,
+}
+
+/// The model at `h`: `observed` rows are point values with noise σ²_n, the others residual
+/// equations with noise as `scaling` says.
+fn factor(
+    functionals: &[Functional],
+    observed: usize,
+    y: &[f64],
+    h: &PdeHyper,
+    scaling: Scaling,
+    with_slopes: bool,
+) -> Option<Factored> {
+    let n = functionals.len();
+    let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
+    let gram = gram(functionals, &inv_l, with_slopes);
+    let s2 = h.gp.log_signal.exp();
+    let rho = h.log_relative.exp();
+    let residual_mean =
+        (observed..n).map(|j| gram.k[(j, j)]).sum::<f64>() / (n - observed).max(1) as f64;
+    let noise: Vec<f64> = (0..n)
+        .map(|p| match (p < observed, scaling) {
+            (true, _) => h.gp.log_noise.exp(),
+            (false, Scaling::Point) => rho * s2 * gram.k[(p, p)],
+            (false, Scaling::Global) => rho * s2 * residual_mean,
+        })
+        .collect();
+    let scale: Vec<f64> = (0..n).map(|p| 1.0 / (s2 * gram.k[(p, p)]).sqrt()).collect();
+    if scale.iter().any(|s| !s.is_finite()) {
+        return None;
+    }
+    let a = Mat::from_fn(n, n, |i, j| {
+        let v = s2 * gram.k[(i, j)] + if i == j { noise[i] } else { 0.0 };
+        scale[i] * v * scale[j]
+    });
+    let spd = Spd::new(&a, "physics-informed kernel").ok()?;
+    let y_hat: Vec<f64> = y.iter().zip(&scale).map(|(v, s)| v * s).collect();
+    let alpha = spd.solve(&y_hat);
+    let nll = 0.5 * y_hat.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
+        + 0.5 * spd.log_det()
+        + scale.iter().map(|s| -s.ln()).sum::<f64>()
+        + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
+    nll.is_finite().then_some(Factored {
+        gram,
+        noise,
+        scale,
+        spd,
+        alpha,
+        nll,
+    })
+}
+
+/// −log posterior (up to a constant) and its gradient in the packed log-parameters:
+/// `½ Σ_pq W_pq D_p D_q ∂A_pq/∂θ` with `W = Â⁻¹ − α̂α̂ᵀ`.
+fn objective(
+    functionals: &[Functional],
+    observed: usize,
+    y: &[f64],
+    prior: Prior,
+    scaling: Scaling,
+    theta: &[f64],
+) -> Option<(f64, Vec<f64>)> {
+    let h = PdeHyper::unpack(theta);
+    let f = factor(functionals, observed, y, &h, scaling, true)?;
+    let n = functionals.len();
+    let d = h.gp.log_lengthscales.len();
+    let s2 = h.gp.log_signal.exp();
+    let rho = h.log_relative.exp();
+    let inverse = f.spd.inverse();
+    let w =
+        |i: usize, j: usize| (inverse[(i, j)] - f.alpha[i] * f.alpha[j]) * f.scale[i] * f.scale[j];
+    let residuals = (n - observed).max(1) as f64;
+    let mut grad = vec![0.0; d + 3];
+    // The residual noise's share of each log ℓ derivative, under `Scaling::Global`.
+    let mean_slopes: Vec<f64> = f
+        .gram
+        .slopes
+        .iter()
+        .map(|s| (observed..n).map(|j| s[(j, j)]).sum::<f64>() / residuals)
+        .collect();
+    for j in 0..n {
+        for i in 0..=j {
+            let weight = if i == j { 0.5 * w(j, j) } else { w(i, j) };
+            for (a, slope) in f.gram.slopes.iter().enumerate() {
+                grad[a] += weight * s2 * slope[(i, j)];
+            }
+            grad[d] += weight * s2 * f.gram.k[(i, j)];
+        }
+        let wjj = 0.5 * w(j, j);
+        if j < observed {
+            grad[d + 1] += wjj * f.noise[j];
+        } else {
+            // ρ s² k_jj (or its mean) moves with ℓ and s² as well.
+            for (a, slope) in f.gram.slopes.iter().enumerate() {
+                let own = match scaling {
+                    Scaling::Point => slope[(j, j)],
+                    Scaling::Global => mean_slopes[a],
+                };
+                grad[a] += wjj * rho * s2 * own;
+            }
+            grad[d] += wjj * f.noise[j];
+            grad[d + 2] += wjj * f.noise[j];
+        }
+    }
+    let (penalty, prior_grad) = prior.penalty(&h.gp);
+    for (g, p) in grad.iter_mut().zip(prior_grad) {
+        *g += p;
+    }
+    Some((f.nll + penalty, grad))
+}
+
+/// What the model conditions on: the observations' point values first, then the residual
+/// equations, with targets for the standardized field.
+struct Rows {
+    functionals: Vec<Functional>,
+    observed: usize,
+    y: Vec<f64>,
+    standardizer: Standardizer,
+}
+
+impl Rows {
+    fn new(x: &[Vec<f64>], values: &[f64], residuals: &Residuals) -> Result<Rows, GpError> {
+        if x.is_empty() {
+            return Err(GpError::Empty);
+        }
+        let standardizer = Standardizer::fit(values);
+        let mut y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
+        // N[(f − m)/s] = (g − m c_0)/s for the standardized field.
+        y.extend(
+            residuals
+                .targets
+                .iter()
+                .zip(&residuals.value_coefficients)
+                .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std),
+        );
+        let mut functionals: Vec<Functional> = x.iter().map(|p| Functional::value(p)).collect();
+        functionals.extend(residuals.functionals.iter().cloned());
+        Ok(Rows {
+            functionals,
+            observed: x.len(),
+            y,
+            standardizer,
+        })
+    }
+}
+
+/// What a fit starts from: the previous step's parameters when there are any.
+pub struct Starts<'a> {
+    pub previous: Option<&'a PdeHyper>,
+    pub restarts: usize,
+}
+
+impl PdeGp {
+    /// Fits the model to observations at unit points `x` (values in the file's units) and to
+    /// the pde at `residuals`.
+    pub fn fit(
+        prior: Prior,
+        scaling: Scaling,
+        x: &[Vec<f64>],
+        values: &[f64],
+        residuals: &Residuals,
+        starts: Starts,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<PdeGp, GpError> {
+        let rows = Rows::new(x, values, residuals)?;
+        let d = x[0].len();
+        let mut candidates = vec![starts.previous.cloned().unwrap_or(PdeHyper {
+            gp: Hyper {
+                log_lengthscales: vec![0.2f64.ln(); d],
+                log_signal: 0.0,
+                log_noise: 1e-3f64.ln(),
+            },
+            log_relative: 1e-6f64.ln(),
+        })];
+        for _ in 1..starts.restarts.max(1) {
+            candidates.push(PdeHyper {
+                gp: Hyper {
+                    log_lengthscales: (0..d).map(|_| rng.random_range(-5.0..0.5)).collect(),
+                    log_signal: rng.random_range(-1.0..2.0),
+                    log_noise: rng.random_range(-10.0..-2.0),
+                },
+                log_relative: rng.random_range(-18.0..-6.0),
+            });
+        }
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 3)
+            .map(|i| match i {
+                _ if i < d => LENGTHSCALE,
+                _ if i == d => SIGNAL,
+                _ if i == d + 1 => NOISE,
+                _ => RELATIVE,
+            })
+            .unzip();
+        let f = |theta: &[f64]| {
+            objective(
+                &rows.functionals,
+                rows.observed,
+                &rows.y,
+                prior,
+                scaling,
+                theta,
+            )
+        };
+        // Starts one after another: each fit's Gram rows already run in parallel.
+        let mut best: Option<(f64, Vec<f64>)> = None;
+        for start in &candidates {
+            if let Some((value, theta)) = bounded::minimize(&f, &start.pack(), &lo, &hi, FIT_STOP) {
+                if best.as_ref().is_none_or(|(b, _)| value < *b) {
+                    best = Some((value, theta));
+                }
+            }
+        }
+        let hyper = match best {
+            Some((_, theta)) => PdeHyper::unpack(&theta),
+            // No start factored: the pde trusted loosely and a large noise always factor.
+            None => PdeHyper {
+                gp: Hyper {
+                    log_lengthscales: vec![0.2f64.ln(); d],
+                    log_signal: 0.0,
+                    log_noise: NOISE.1,
+                },
+                log_relative: RELATIVE.1,
+            },
+        };
+        PdeGp::condition(rows, hyper, scaling)
+    }
+
+    /// The posterior at fixed hyperparameters.
+    pub fn with_hyper(
+        scaling: Scaling,
+        x: &[Vec<f64>],
+        values: &[f64],
+        residuals: &Residuals,
+        hyper: PdeHyper,
+    ) -> Result<PdeGp, GpError> {
+        PdeGp::condition(Rows::new(x, values, residuals)?, hyper, scaling)
+    }
+
+    fn condition(rows: Rows, hyper: PdeHyper, scaling: Scaling) -> Result<PdeGp, GpError> {
+        let Rows {
+            functionals,
+            observed,
+            y,
+            standardizer,
+        } = rows;
+        let f = factor(&functionals, observed, &y, &hyper, scaling, false).ok_or(
+            GpError::NotPositiveDefinite(crate::surrogates::dense::NotPositiveDefinite {
+                what: "physics-informed kernel",
+                n: functionals.len(),
+                jitter: f64::NAN,
+            }),
+        )?;
+        Ok(PdeGp {
+            hyper,
+            functionals,
+            scale: f.scale,
+            alpha: f.alpha,
+            spd: f.spd,
+            standardizer,
+            nll: f.nll,
+        })
+    }
+
+    fn inverse_lengthscales(&self) -> Vec<f64> {
+        self.hyper
+            .gp
+            .log_lengthscales
+            .iter()
+            .map(|l| (-l).exp())
+            .collect()
+    }
+
+    /// `D k(at, ·)`: the equilibrated covariances of a functional with every conditioning row.
+    fn cross(&self, at: &Functional, inv_l: &[f64]) -> Vec<f64> {
+        let s2 = self.hyper.gp.log_signal.exp();
+        let rows = self.functionals.iter().zip(&self.scale);
+        rows.map(|(f, s)| s * s2 * covariance(at, f, inv_l, None))
+            .collect()
+    }
+
+    pub fn jitter(&self) -> f64 {
+        self.spd.jitter
+    }
+
+    /// Posterior mean and variance of the field at `u`, standardized units.
+    pub fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
+        self.predict_functional(&Functional::value(u))
+    }
+
+    /// Posterior mean and variance of any functional of the standardized field (the pde's
+    /// operator at a fresh point, say).
+    pub fn predict_functional(&self, at: &Functional) -> (f64, f64) {
+        let inv_l = self.inverse_lengthscales();
+        let s2 = self.hyper.gp.log_signal.exp();
+        let k = self.cross(at, &inv_l);
+        let mean = k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum();
+        let v = self.spd.half_solve(&k);
+        let prior = s2 * covariance(at, at, &inv_l, None);
+        (
+            mean,
+            (prior - v.iter().map(|a| a * a).sum::<f64>()).max(0.0),
+        )
+    }
+
+    /// Joint posterior (standardized) at several points: means and covariance.
+    pub fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
+        let inv_l = self.inverse_lengthscales();
+        let s2 = self.hyper.gp.log_signal.exp();
+        let cross: Vec<Vec<f64>> = points
+            .par_iter()
+            .map(|p| self.cross(&Functional::value(p), &inv_l))
+            .collect();
+        let means = cross
+            .iter()
+            .map(|k| k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum())
+            .collect();
+        let half: Vec<Vec<f64>> = cross.iter().map(|k| self.spd.half_solve(k)).collect();
+        let n = points.len();
+        let cov = Mat::from_fn(n, n, |i, j| {
+            let prior = s2
+                * covariance(
+                    &Functional::value(&points[i]),
+                    &Functional::value(&points[j]),
+                    &inv_l,
+                    None,
+                );
+            prior
+                - half[i]
+                    .iter()
+                    .zip(&half[j])
+                    .map(|(a, b)| a * b)
+                    .sum::<f64>()
+        });
+        (means, cov)
+    }
+}
+
+#[cfg(test)]
+mod tests;
