@@ -25,6 +25,9 @@ pub struct LinearForm {
     /// The residual of the zero field at each point: the pde holds where
     /// `Σ_k c_k D_k u = −offset`.
     pub offset: Vec<f64>,
+    /// The points kept, by position in the request: a point where a coefficient is not
+    /// finite (on a pole) is left out.
+    pub kept: Vec<usize>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -38,7 +41,7 @@ pub enum LinearError {
         found: f64,
         predicted: f64,
     },
-    #[error("the pde's residual is not finite at {0:?}")]
+    #[error("the pde's residual is not finite at any residual point (the first: {0:?})")]
     NotFinite(Vec<f64>),
     #[error(transparent)]
     Candle(#[from] candle_core::Error),
@@ -70,29 +73,22 @@ impl Residual {
             Ok(r.to_dtype(DType::F64)?.to_vec1()?)
         };
         let offset = probe(&|_| 0.0)?;
-        if let Some(p) = offset.iter().position(|v| !v.is_finite()) {
-            return Err(LinearError::NotFinite(points[p].clone()));
-        }
         let mut columns = Vec::with_capacity(entries);
         for k in 0..entries {
             let r = probe(&|j| if j == k { 1.0 } else { 0.0 })?;
-            columns.push(
-                r.iter()
-                    .zip(&offset)
-                    .map(|(a, b)| a - b)
-                    .collect::<Vec<_>>(),
-            );
+            columns.push(r.iter().zip(&offset).map(|(a, b)| a - b).collect::<Vec<_>>());
         }
         // Mixed values, not all of one sign or size: a square or a product of entries shows.
         let mixed = |k: usize| 1.5 - 0.75 * k as f64 + 0.25 * (k * k) as f64;
         let found = probe(&mixed)?;
+        let mut kept = Vec::with_capacity(n);
         for p in 0..n {
             let terms: Vec<f64> = (0..entries).map(|k| columns[k][p] * mixed(k)).collect();
             let predicted = offset[p] + terms.iter().sum::<f64>();
-            let scale = offset[p].abs() + terms.iter().map(|t| t.abs()).sum::<f64>();
             if !found[p].is_finite() || !predicted.is_finite() {
-                return Err(LinearError::NotFinite(points[p].clone()));
+                continue;
             }
+            let scale = offset[p].abs() + terms.iter().map(|t| t.abs()).sum::<f64>();
             if (found[p] - predicted).abs() > LINEARITY_TOLERANCE * scale.max(1e-300) {
                 return Err(LinearError::Nonlinear {
                     point: points[p].clone(),
@@ -100,20 +96,28 @@ impl Residual {
                     predicted,
                 });
             }
+            kept.push(p);
+        }
+        if kept.is_empty() {
+            if let Some(first) = points.first() {
+                return Err(LinearError::NotFinite(first.clone()));
+            }
         }
         // Keep the terms the pde uses somewhere (the closure carries lower orders too).
         let used: Vec<usize> = (0..entries)
-            .filter(|&k| columns[k].iter().any(|c| *c != 0.0))
+            .filter(|&k| kept.iter().any(|&p| columns[k][p] != 0.0))
             .collect();
         Ok(LinearForm {
             terms: used
                 .iter()
                 .map(|&k| set.members(k).into_iter().cloned().collect())
                 .collect(),
-            coefficients: (0..n)
-                .map(|p| used.iter().map(|&k| columns[k][p]).collect())
+            coefficients: kept
+                .iter()
+                .map(|&p| used.iter().map(|&k| columns[k][p]).collect())
                 .collect(),
-            offset,
+            offset: kept.iter().map(|&p| offset[p]).collect(),
+            kept,
         })
     }
 }
@@ -155,6 +159,15 @@ mod tests {
         assert_eq!(form.terms, vec![vec![vec![0, 0], vec![1, 1]]]);
         assert_eq!(form.coefficients, vec![vec![1.0]]);
         assert_eq!(form.offset, vec![-1.0]);
+    }
+
+    /// A point where a coefficient has a pole is left out; the others are kept.
+    #[test]
+    fn points_on_a_pole_are_left_out() {
+        let r = residual("var x in [0, 1]\nfield u(x) = x\npde d(u, x) / x = 1\nminimize u\n");
+        let form = r.linear_form(&[vec![0.0], vec![0.5]]).unwrap();
+        assert_eq!(form.kept, vec![1]);
+        assert_eq!(form.coefficients, vec![vec![2.0]]);
     }
 
     #[test]

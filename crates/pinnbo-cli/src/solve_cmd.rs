@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 pub struct Options {
     /// The problem file.
     pub file: PathBuf,
-    /// The method (default: the file's `method`, else gp-ei); `pinnbo methods` lists them
+    /// The method (default: the file's `method`, else physics-gp for a linear pde, pinn-bo for a
+    /// nonlinear one, gp-ei without a pde); `pinnbo methods` lists them
     /// with their settings.
     #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::methods::available()))]
     pub method: Option<String>,

@@ -12,13 +12,11 @@
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use pinnbo_core::oracle::{from_problem, minimized};
-use pinnbo_core::run::design::{points, Design};
+mod common;
+
+use pinnbo_core::oracle::from_problem;
 use pinnbo_core::space::Space;
 use pinnbo_core::strategies::methods::strategy;
-use pinnbo_core::strategies::Observed;
-use pinnbo_dsl::ir::{Method, SettingValue, Settings};
-use pinnbo_dsl::{compile, Source};
 use rand::SeedableRng;
 use std::time::Instant;
 
@@ -36,45 +34,10 @@ fn main() {
         std::process::exit(2);
     }
     let (file, method, t) = (&args[0], &args[1], args[2].parse::<usize>().expect("T"));
-    let text = std::fs::read_to_string(file).expect("readable problem file");
-    let mut problem = match compile(&Source::new(file.as_str(), text.as_str())) {
-        Ok(checked) => checked.problem,
-        Err(failed) => panic!("{}", failed.render(pinnbo_dsl::Style::Plain)),
-    };
-    let mut spec = match &problem.method {
-        Some(m) if m.name == *method => m.clone(),
-        _ => Method {
-            name: method.clone(),
-            settings: Settings(Default::default()),
-            span: Default::default(),
-        },
-    };
-    for pair in &args[3..] {
-        let (key, value) = pair.split_once('=').expect("KEY=VALUE");
-        let value = match (value.parse::<u64>(), value.parse::<f64>()) {
-            (Ok(v), _) => SettingValue::Int(v),
-            (_, Ok(v)) => SettingValue::Number(v),
-            _ => SettingValue::Name(value.to_string()),
-        };
-        spec.settings.0.insert(key.to_string(), value);
-    }
-    problem.method = Some(spec);
+    let problem = common::load(file, method, &args[3..]);
     let space = Space::of(&problem);
     let mut oracle = from_problem(&problem, false).expect("a closed-form or FDM oracle");
-    let history: Vec<Observed> = points(Design::Sobol, t, space.dim(), 7)
-        .into_iter()
-        .map(|unit| {
-            let e = oracle
-                .evaluate(&space.to_box(&unit))
-                .expect("an evaluation");
-            Observed {
-                objective: minimized(&problem, e.objective),
-                constraints: e.constraints,
-                unit,
-                proposed: false,
-            }
-        })
-        .collect();
+    let history = common::observe(&problem, oracle.as_mut(), &space, t);
     let mut strategy = strategy(&problem, method, 0).expect("an available method");
     let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
     if args[3..].iter().any(|a| a == "start=previous") {

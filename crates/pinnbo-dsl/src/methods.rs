@@ -327,10 +327,51 @@ const GP_BETA: &[Spec] = &[Spec::new(
     "β of the confidence bound μ − sqrt(β) σ",
 )];
 
+/// The physics-informed GP (docs/algorithms.md §10).
+const PHYSICS_GP: &[Spec] = &[
+    Spec::new(
+        "criterion",
+        Kind::Choice(&["ei", "ucb", "ts"]),
+        Default::Name("ei"),
+        "what is maximized: expected improvement (constrained EI with constraints), the lower \
+         confidence bound, or a Thompson draw",
+    ),
+    Spec::new(
+        "residual_points",
+        Kind::Int { min: 1 },
+        Default::Int(256),
+        "Sobol points where the GP is conditioned on the pde",
+    ),
+    Spec::new(
+        "scaling",
+        Kind::Choice(&["point", "global"]),
+        Default::Name("point"),
+        "each residual equation's noise: a fraction of its own prior variance (a coefficient's \
+         pole cannot dominate), or one variance for all",
+    ),
+    Spec::new(
+        "prior",
+        Kind::Choice(&["none", "dimension-scaled"]),
+        Default::Name("dimension-scaled"),
+        "the hyperparameters' prior, as for the plain GPs",
+    ),
+    Spec::new(
+        "restarts",
+        Kind::Int { min: 1 },
+        Default::Int(2),
+        "starts of the fit (the first from the previous step's hyperparameters)",
+    ),
+];
+
 /// The Thompson draw's candidates are fixed; only where they go can be set.
 const GP_TS: &[Spec] = &[region("global")];
 
 pub static METHODS: &[MethodInfo] = &[
+    MethodInfo {
+        name: "physics-gp",
+        summary: "Gaussian process conditioned on the pde as well as the data (linear pdes)",
+        groups: &[PHYSICS_GP, GP_BETA, GP_SEARCH],
+    },
     MethodInfo {
         name: "pinn-bo",
         summary: "physics-informed network surrogate; the pde trains it",

@@ -38,8 +38,9 @@ pub struct RunConfig {
 }
 
 impl RunConfig {
-    /// The problem file's settings, with defaults: seed 0, budget 50, init max(2d, 5) capped
-    /// by the budget, Sobol design, 5 consecutive failures.
+    /// The problem file's settings, with defaults: the method of
+    /// [`crate::strategies::methods::default_method`], seed 0, budget 50, init max(2d, 5)
+    /// capped by the budget, Sobol design, 5 consecutive failures.
     pub fn from_problem(problem: &Problem) -> RunConfig {
         let budget = problem.budget.map_or(50, |b| b as usize);
         let (init, design) = problem
@@ -57,7 +58,10 @@ impl RunConfig {
             method: problem
                 .method
                 .as_ref()
-                .map_or_else(|| "gp-ei".to_string(), |m| m.name.clone()),
+                .map_or_else(
+                    || crate::strategies::methods::default_method(problem).to_string(),
+                    |m| m.name.clone(),
+                ),
             seed: problem.seed.unwrap_or(0),
             budget,
             init: init.min(budget),

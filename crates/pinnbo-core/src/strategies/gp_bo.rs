@@ -13,9 +13,15 @@ use crate::acquisition::{
 use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::strategies::physics::{objective_field, residuals, PhysicsError};
 use crate::surrogates::gp::{GpModel, Kernel, Prior};
+use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling, Starts};
+use crate::surrogates::GpPosterior;
 use faer::Mat;
+use pinnbo_ad::linear::LinearError;
+use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::methods::MethodSettings;
+use pinnbo_dsl::Problem;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -40,6 +46,16 @@ pub struct GpBo {
     /// UCB's β; by default β_t = 0.2 · 2 log(d t² π² / 0.6) (Srinivas et al. with δ = 0.1,
     /// scaled down as is usual in practice).
     pub beta: Option<f64>,
+    /// The pde the objective's GP is conditioned on (`physics-gp`); None for the plain GPs.
+    pub physics: Option<Physics>,
+}
+
+/// The physics-informed GP's pde and what it carries from step to step.
+pub struct Physics {
+    pub residuals: Residuals,
+    pub scaling: Scaling,
+    /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
+    previous: Option<PdeHyper>,
 }
 
 impl GpBo {
@@ -48,11 +64,22 @@ impl GpBo {
         let acquisition = match s.info.name {
             "gp-ucb" => GpAcquisition::ConfidenceBound,
             "gp-ts" => GpAcquisition::ThompsonSampling,
+            "physics-gp" => choice(s, "criterion", |n| match n {
+                "ei" => Some(GpAcquisition::ExpectedImprovement),
+                "ucb" => Some(GpAcquisition::ConfidenceBound),
+                "ts" => Some(GpAcquisition::ThompsonSampling),
+                _ => None,
+            }),
             _ => GpAcquisition::ExpectedImprovement,
         };
         GpBo {
             acquisition,
-            kernel: choice(s, "kernel", Kernel::from_name),
+            // The physics-informed GP's kernel is the squared exponential (its derivatives
+            // reach any order); its constraints' GPs keep the plain default.
+            kernel: match s.info.name {
+                "physics-gp" => Kernel::Matern52,
+                _ => choice(s, "kernel", Kernel::from_name),
+            },
             prior: choice(s, "prior", Prior::from_name),
             restarts: s.count("restarts"),
             // A stationary GP's mean and variance level off at the prior away from the data,
@@ -70,8 +97,89 @@ impl GpBo {
                 GpAcquisition::ConfidenceBound => s.computed_number("beta"),
                 _ => None,
             },
+            physics: None,
         }
     }
+
+    /// `physics-gp` for `problem`: the objective's GP conditioned on its pde at
+    /// `residual_points` Sobol points drawn from `seed`.
+    pub fn physics(
+        s: &MethodSettings,
+        problem: &Problem,
+        operators: &OperatorRegistry,
+        seed: u64,
+    ) -> Result<GpBo, StrategyError> {
+        let field = objective_field(problem, "the physics-informed GP")?;
+        let residuals = residuals(problem, field, operators, s.count("residual_points"), seed)
+            .map_err(|e| {
+                let hint = match e {
+                    PhysicsError::Linear {
+                        source: LinearError::Nonlinear { .. },
+                        ..
+                    } => "; a Gaussian process can be conditioned on a linear pde only: use \
+                          `method pinn-bo`, whose network is trained on any pde",
+                    _ => "",
+                };
+                StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
+            })?;
+        Ok(GpBo {
+            physics: Some(Physics {
+                residuals,
+                scaling: choice(s, "scaling", Scaling::from_name),
+                previous: None,
+            }),
+            ..GpBo::from_settings(s)
+        })
+    }
+
+    /// The objective's model: the physics-informed GP when there is a pde, else the plain
+    /// one; with its fit's diagnostics.
+    fn fit_objective(
+        &mut self,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(Box<dyn GpPosterior>, Diagnostics), StrategyError> {
+        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
+        let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let Some(physics) = &mut self.physics else {
+            let gp = GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
+            let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
+            return Ok((Box::new(gp), diagnostics));
+        };
+        let starts = Starts {
+            previous: physics.previous.as_ref(),
+            restarts: self.restarts,
+        };
+        let gp = PdeGp::fit(
+            self.prior,
+            physics.scaling,
+            &x,
+            &y,
+            &physics.residuals,
+            starts,
+        )
+        .within(PART)?;
+        physics.previous = Some(gp.hyper.clone());
+        let diagnostics = hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
+            .with("pde_relative_noise", gp.hyper.log_relative.exp())
+            .with("residual_points", physics.residuals.functionals.len());
+        Ok((Box::new(gp), diagnostics))
+    }
+}
+
+/// A fit's hyperparameters and likelihood, as every GP step reports them.
+fn hyper_diagnostics(
+    hyper: &crate::surrogates::gp::Hyper,
+    nll: f64,
+    jitter: f64,
+) -> Diagnostics {
+    let lengthscales: Vec<f64> = hyper.log_lengthscales.iter().map(|l| l.exp()).collect();
+    Diagnostics::default()
+        .with("lengthscales", lengthscales)
+        .with("noise_variance", hyper.log_noise.exp())
+        .with("signal_variance", hyper.log_signal.exp())
+        .with("nll", nll)
+        .with("jitter", jitter)
 }
 
 /// Where this module's errors arise, for their messages.
@@ -79,11 +187,41 @@ const PART: &str = "Gaussian process";
 
 impl Strategy for GpBo {
     fn name(&self) -> &'static str {
+        if self.physics.is_some() {
+            return "physics-gp";
+        }
         match self.acquisition {
             GpAcquisition::ExpectedImprovement => "gp-ei",
             GpAcquisition::ConfidenceBound => "gp-ucb",
             GpAcquisition::ThompsonSampling => "gp-ts",
         }
+    }
+
+    /// The physics-informed GP's last hyperparameters, where its next fit starts.
+    fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
+        let Some(previous) = self.physics.as_ref().and_then(|p| p.previous.as_ref()) else {
+            return Ok(None);
+        };
+        let bytes = serde_json::to_vec(&previous.pack())
+            .map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
+        Ok(Some(bytes))
+    }
+
+    fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        let Some(physics) = &mut self.physics else {
+            return Ok(());
+        };
+        physics.previous = match saved {
+            None => None,
+            Some(bytes) => {
+                let packed: Vec<f64> = serde_json::from_slice(&bytes)
+                    .map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
+                Some(PdeHyper::from_packed(&packed).ok_or_else(|| {
+                    StrategyError::unusable(PART, "its saved hyperparameters do not fit the problem")
+                })?)
+            }
+        };
+        Ok(())
     }
 
     fn predict(
@@ -93,9 +231,7 @@ impl Strategy for GpBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let gp = GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
+        let (gp, _) = self.fit_objective(history, rng)?;
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -108,9 +244,7 @@ impl Strategy for GpBo {
         let d = space.dim();
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let objective =
-            GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
+        let (objective, fitted) = self.fit_objective(history, rng)?;
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {
@@ -172,27 +306,18 @@ impl Strategy for GpBo {
                 };
                 maximize(&score, &domain, self.search, rng)
             }
-            GpAcquisition::ThompsonSampling => thompson(&objective, &feasibility, &domain, rng)?,
+            GpAcquisition::ThompsonSampling => {
+                thompson(objective.as_ref(), &feasibility, &domain, rng)?
+            }
         };
-        let lengthscales: Vec<f64> = objective
-            .hyper
-            .log_lengthscales
-            .iter()
-            .map(|l| l.exp())
-            .collect();
         Ok(Proposal {
             unit,
             diagnostics: domain.annotate(
                 Diagnostics {
                     train_seconds: Some(train_seconds),
-                    ..Diagnostics::default()
+                    ..fitted
                 }
                 .with("acquisition", value)
-                .with("lengthscales", lengthscales)
-                .with("noise_variance", objective.hyper.log_noise.exp())
-                .with("signal_variance", objective.hyper.log_signal.exp())
-                .with("nll", objective.nll)
-                .with("jitter", objective.jitter())
                 .with(
                     "beta",
                     (self.acquisition == GpAcquisition::ConfidenceBound).then_some(beta),
@@ -204,7 +329,7 @@ impl Strategy for GpBo {
 
 /// One joint posterior draw on Sobol candidates; the smallest among those likely feasible.
 fn thompson(
-    model: &GpModel,
+    model: &dyn GpPosterior,
     feasibility: &dyn Fn(&[f64]) -> f64,
     domain: &Domain,
     rng: &mut ChaCha8Rng,
@@ -235,5 +360,5 @@ fn thompson(
             .max_by(|&a, &b| feasibility(&points[a]).total_cmp(&feasibility(&points[b])))
             .unwrap_or(0);
     }
-    Ok((points[best.0].clone(), model.standardizer.inverse(best.1)))
+    Ok((points[best.0].clone(), model.standardizer().inverse(best.1)))
 }

@@ -77,6 +77,7 @@ pub fn strategy_with(
     let seed = seed ^ NEURAL_SEED;
     Ok(match info.name {
         "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::from_settings(&s)),
+        "physics-gp" => Box::new(GpBo::physics(&s, problem, operators, seed)?),
         "random" => Box::new(RandomSearch),
         "pinn-bo" => Box::new(PinnBo::new(
             PinnBoConfig::from_settings(&s),
@@ -100,6 +101,26 @@ pub fn strategy_with(
         )?),
         other => unreachable!("method `{other}` is in the table but has no constructor"),
     })
+}
+
+/// The method a problem gets when it names none: the physics-informed GP when the objective
+/// is a field with a linear pde, PINN-BO when that pde is nonlinear (a network can be trained
+/// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde.
+pub fn default_method(problem: &Problem) -> &'static str {
+    let Ok(field) = crate::strategies::physics::objective_field(problem, "") else {
+        return "gp-ei";
+    };
+    if !problem.pdes.iter().any(|p| p.mentions(field)) {
+        return "gp-ei";
+    }
+    // A few points decide linearity (a nonlinear pde is refused at the first).
+    match crate::strategies::physics::residuals(problem, field, &OperatorRegistry::new(), 8, 0) {
+        Err(crate::strategies::physics::PhysicsError::Linear {
+            source: pinnbo_ad::linear::LinearError::Nonlinear { .. },
+            ..
+        }) => "pinn-bo",
+        _ => "physics-gp",
+    }
 }
 
 /// The declared choice `key`, as the value `from_name` gives its name.

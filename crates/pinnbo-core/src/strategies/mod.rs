@@ -15,6 +15,7 @@ pub mod methods;
 pub mod neural_bo;
 pub mod neural_cbo;
 pub mod neural_greedy;
+pub mod physics;
 pub mod pinn_bo;
 mod random;
 

@@ -7,6 +7,7 @@
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
+use crate::surrogates::GpPosterior;
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -336,8 +337,15 @@ impl GpModel {
         self.spd.jitter
     }
 
+}
+
+impl GpPosterior for GpModel {
+    fn standardizer(&self) -> &Standardizer {
+        &self.standardizer
+    }
+
     /// Posterior mean and variance of the latent function at `u`, standardized units.
-    pub fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
+    fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let k = self.cross(u);
         let mean = k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum();
         let v = self.spd.half_solve(&k);
@@ -345,17 +353,8 @@ impl GpModel {
         (mean, var.max(0.0))
     }
 
-    /// Posterior mean and standard deviation in the data's units.
-    pub fn predict(&self, u: &[f64]) -> (f64, f64) {
-        let (m, v) = self.predict_standardized(u);
-        (
-            self.standardizer.inverse(m),
-            v.sqrt() * self.standardizer.std,
-        )
-    }
-
     /// Joint posterior (standardized) at several points: means and covariance.
-    pub fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
+    fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
         let n = points.len();
         let cross: Vec<Vec<f64>> = points.iter().map(|p| self.cross(p)).collect();
         let means = cross

@@ -1,0 +1,120 @@
+//! What the physics-informed methods take from a problem: the field the objective is, and the
+//! pde at residual points as linear functionals in the unit cube (for the physics-informed GP).
+
+use crate::strategies::StrategyError;
+use crate::surrogates::pde_gp::kernel::{Functional, Term};
+use crate::surrogates::pde_gp::Residuals;
+use pinnbo_ad::linear::LinearError;
+use pinnbo_ad::sampling::{in_box, Sampling};
+use pinnbo_ad::{OperatorRegistry, Residual};
+use pinnbo_dsl::ir::{Expr, FieldId};
+use pinnbo_dsl::Problem;
+
+/// The field the objective is, when it is one field of all the variables in their order, so
+/// that the pde constrains what is optimized.
+pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, StrategyError> {
+    let d = problem.dim();
+    match &problem.objective.expr {
+        Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => Ok(*id),
+        _ => Err(StrategyError::Unusable(format!(
+            "{method} needs an objective that is one field of all the variables, in their order \
+             (such as `minimize f` with `field f(x1, x2)`), so that the pde constrains what is \
+             optimized"
+        ))),
+    }
+}
+
+/// Why the pde cannot condition a Gaussian process.
+#[derive(Debug, thiserror::Error)]
+pub enum PhysicsError {
+    #[error("the problem has no pde for the field `{0}`")]
+    NoPde(String),
+    #[error("pde {index}: {source}")]
+    Residual {
+        index: usize,
+        source: pinnbo_ad::ResidualError,
+    },
+    #[error("pde {index}: {source}")]
+    Linear { index: usize, source: LinearError },
+}
+
+/// Every pde of the objective's field at `count` Sobol points of the box (each pde its own),
+/// as equations on the field over the unit cube: a derivative of order a in a variable of
+/// width w is `w^−a` times the unit-cube derivative.
+pub fn residuals(
+    problem: &Problem,
+    field: FieldId,
+    operators: &OperatorRegistry,
+    count: usize,
+    seed: u64,
+) -> Result<Residuals, PhysicsError> {
+    let (lo, hi) = (problem.lower(), problem.upper());
+    let d = lo.len();
+    let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
+    let pdes: Vec<_> = problem.pdes.iter().filter(|p| p.mentions(field)).collect();
+    if pdes.is_empty() {
+        return Err(PhysicsError::NoPde(problem.fields[field].name.clone()));
+    }
+    let mut out = Residuals {
+        functionals: Vec::new(),
+        targets: Vec::new(),
+        value_coefficients: Vec::new(),
+    };
+    for (index, pde) in pdes.into_iter().enumerate() {
+        let index = index + 1;
+        let residual = Residual::with_operators(problem, pde, field, operators)
+            .map_err(|source| PhysicsError::Residual { index, source })?;
+        let unit = in_box(
+            &vec![(0.0, 1.0); d],
+            count,
+            Sampling::Sobol,
+            seed.wrapping_add(index as u64),
+        );
+        let unit: Vec<Vec<f64>> = unit.chunks(d).map(<[f64]>::to_vec).collect();
+        let raw: Vec<Vec<f64>> = unit
+            .iter()
+            .map(|u| (0..d).map(|i| lo[i] + u[i] * width[i]).collect())
+            .collect();
+        let form = residual
+            .linear_form(&raw)
+            .map_err(|source| PhysicsError::Linear { index, source })?;
+        // Each term's members as derivative orders per variable, with the unit-cube factor.
+        let members: Vec<Vec<(Vec<u32>, f64)>> = form
+            .terms
+            .iter()
+            .map(|term| {
+                term.iter()
+                    .map(|alpha| {
+                        let mut orders = vec![0u32; d];
+                        alpha.iter().for_each(|&i| orders[i] += 1);
+                        let factor = (0..d).map(|i| width[i].powi(-(orders[i] as i32))).product();
+                        (orders, factor)
+                    })
+                    .collect()
+            })
+            .collect();
+        for (row, &p) in form.kept.iter().enumerate() {
+            let coefficients = &form.coefficients[row];
+            let mut terms = Vec::new();
+            let mut value_coefficient = 0.0;
+            for (c, term) in coefficients.iter().zip(&members) {
+                for (orders, factor) in term {
+                    if orders.iter().all(|o| *o == 0) {
+                        value_coefficient += c;
+                    }
+                    terms.push(Term {
+                        orders: orders.clone(),
+                        coefficient: c * factor,
+                    });
+                }
+            }
+            out.functionals.push(Functional {
+                point: unit[p].clone(),
+                terms,
+            });
+            out.targets.push(-form.offset[row]);
+            out.value_coefficients.push(value_coefficient);
+        }
+    }
+    Ok(out)
+}
