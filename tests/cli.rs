@@ -119,7 +119,7 @@ fn methods_lists_the_methods_and_their_settings() {
     let out = pinnbo(&["methods"]);
     assert_eq!(out.status.code(), Some(0));
     assert!(
-        text(&out.stdout).starts_with("pinn-bo "),
+        text(&out.stdout).starts_with("physics-gp "),
         "{}",
         text(&out.stdout)
     );

@@ -234,6 +234,16 @@ fn a_killed_warm_started_run_resumes_to_the_same_trajectory() {
     );
 }
 
+/// The physics-informed GP starts each fit from the previous step's hyperparameters, saved
+/// with the journal: a killed run resumes to the same trajectory.
+#[test]
+fn a_killed_physics_informed_run_resumes_to_the_same_trajectory() {
+    killed_and_resumed(
+        "solve-resume-physics",
+        "pde d(f, x1) = 2*(x1 - 0.3)\nmethod physics-gp { residual_points 16 }\n",
+    );
+}
+
 fn killed_and_resumed(name: &str, method: &str) {
     let problem = format!("{SLOW}{method}");
     let dir = scratch(name, &problem, &[("slow.sh", SLOW_SH)]);

@@ -76,25 +76,39 @@ impl Residual {
         let mut columns = Vec::with_capacity(entries);
         for k in 0..entries {
             let r = probe(&|j| if j == k { 1.0 } else { 0.0 })?;
-            columns.push(r.iter().zip(&offset).map(|(a, b)| a - b).collect::<Vec<_>>());
+            columns.push(
+                r.iter()
+                    .zip(&offset)
+                    .map(|(a, b)| a - b)
+                    .collect::<Vec<_>>(),
+            );
         }
-        // Mixed values, not all of one sign or size: a square or a product of entries shows.
-        let mixed = |k: usize| 1.5 - 0.75 * k as f64 + 0.25 * (k * k) as f64;
-        let found = probe(&mixed)?;
+        // Two probes with values of mixed signs and sizes, none 0 or 1 (where a square is
+        // its own argument): a square, a product or a function of the field shows.
+        let mixed = |k: usize| 1.7 + 0.9 * k as f64 - 0.35 * (k * k) as f64;
+        let probes: Vec<(Box<dyn Fn(usize) -> f64>, Vec<f64>)> = vec![
+            (Box::new(mixed), probe(&mixed)?),
+            (
+                Box::new(move |k| -0.6 * mixed(k)),
+                probe(&|k| -0.6 * mixed(k))?,
+            ),
+        ];
         let mut kept = Vec::with_capacity(n);
-        for p in 0..n {
-            let terms: Vec<f64> = (0..entries).map(|k| columns[k][p] * mixed(k)).collect();
-            let predicted = offset[p] + terms.iter().sum::<f64>();
-            if !found[p].is_finite() || !predicted.is_finite() {
-                continue;
-            }
-            let scale = offset[p].abs() + terms.iter().map(|t| t.abs()).sum::<f64>();
-            if (found[p] - predicted).abs() > LINEARITY_TOLERANCE * scale.max(1e-300) {
-                return Err(LinearError::Nonlinear {
-                    point: points[p].clone(),
-                    found: found[p],
-                    predicted,
-                });
+        'points: for p in 0..n {
+            for (values, found) in &probes {
+                let terms: Vec<f64> = (0..entries).map(|k| columns[k][p] * values(k)).collect();
+                let predicted = offset[p] + terms.iter().sum::<f64>();
+                if !found[p].is_finite() || !predicted.is_finite() {
+                    continue 'points;
+                }
+                let scale = offset[p].abs() + terms.iter().map(|t| t.abs()).sum::<f64>();
+                if (found[p] - predicted).abs() > LINEARITY_TOLERANCE * scale.max(1e-300) {
+                    return Err(LinearError::Nonlinear {
+                        point: points[p].clone(),
+                        found: found[p],
+                        predicted,
+                    });
+                }
             }
             kept.push(p);
         }

@@ -77,15 +77,16 @@ fn main() {
             let mut s = strategy(&problem, method, 0).expect("an available method");
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(1);
             let clock = Instant::now();
-            let Some(mean) = s
-                .predict(&space, &history, &grid, &mut rng)
-                .expect("a fit")
-            else {
+            let Some(mean) = s.predict(&space, &history, &grid, &mut rng).expect("a fit") else {
                 println!("| {k} | {method} | (no surrogate) | | |");
                 continue;
             };
             let seconds = clock.elapsed().as_secs_f64();
-            let errors: Vec<f64> = mean.iter().zip(&truth).map(|(m, t)| (m - t).abs()).collect();
+            let errors: Vec<f64> = mean
+                .iter()
+                .zip(&truth)
+                .map(|(m, t)| (m - t).abs())
+                .collect();
             let rms = (errors.iter().map(|e| e * e).sum::<f64>() / errors.len() as f64).sqrt();
             let max = errors.iter().cloned().fold(0.0, f64::max);
             println!(

@@ -327,7 +327,7 @@ const GP_BETA: &[Spec] = &[Spec::new(
     "β of the confidence bound μ − sqrt(β) σ",
 )];
 
-/// The physics-informed GP (docs/algorithms.md §10).
+/// The physics-informed GP (docs/algorithms.md §8).
 const PHYSICS_GP: &[Spec] = &[
     Spec::new(
         "criterion",
@@ -358,8 +358,9 @@ const PHYSICS_GP: &[Spec] = &[
     Spec::new(
         "restarts",
         Kind::Int { min: 1 },
-        Default::Int(2),
-        "starts of the fit (the first from the previous step's hyperparameters)",
+        Default::Int(1),
+        "quasi-Newton starts of the fit: the best of a coarse grid of hyperparameters and \
+         the previous step's optimum",
     ),
 ];
 

@@ -38,7 +38,12 @@ pub fn load(file: &str, method: &str, overrides: &[String]) -> Problem {
 }
 
 /// `t` Sobol points of the box (seed 7) with their clean objective values, minimized.
-pub fn observe(problem: &Problem, oracle: &mut dyn Oracle, space: &Space, t: usize) -> Vec<Observed> {
+pub fn observe(
+    problem: &Problem,
+    oracle: &mut dyn Oracle,
+    space: &Space,
+    t: usize,
+) -> Vec<Observed> {
     points(Design::Sobol, t, space.dim(), 7)
         .into_iter()
         .map(|unit| {

@@ -55,13 +55,10 @@ impl RunConfig {
             _ => None,
         };
         RunConfig {
-            method: problem
-                .method
-                .as_ref()
-                .map_or_else(
-                    || crate::strategies::methods::default_method(problem).to_string(),
-                    |m| m.name.clone(),
-                ),
+            method: problem.method.as_ref().map_or_else(
+                || crate::strategies::methods::default_method(problem).to_string(),
+                |m| m.name.clone(),
+            ),
             seed: problem.seed.unwrap_or(0),
             budget,
             init: init.min(budget),

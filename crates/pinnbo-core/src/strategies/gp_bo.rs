@@ -12,8 +12,8 @@ use crate::acquisition::{
 };
 use crate::space::Space;
 use crate::strategies::methods::choice;
-use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::strategies::physics::{objective_field, residuals, PhysicsError};
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Kernel, Prior};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling, Starts};
 use crate::surrogates::GpPosterior;
@@ -116,8 +116,10 @@ impl GpBo {
                     PhysicsError::Linear {
                         source: LinearError::Nonlinear { .. },
                         ..
-                    } => "; a Gaussian process can be conditioned on a linear pde only: use \
-                          `method pinn-bo`, whose network is trained on any pde",
+                    } => {
+                        "; a Gaussian process can be conditioned on a linear pde only: use \
+                          `method pinn-bo`, whose network is trained on any pde"
+                    }
                     _ => "",
                 };
                 StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
@@ -142,7 +144,8 @@ impl GpBo {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
         let Some(physics) = &mut self.physics else {
-            let gp = GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
+            let gp =
+                GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
             let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
             return Ok((Box::new(gp), diagnostics));
         };
@@ -168,11 +171,7 @@ impl GpBo {
 }
 
 /// A fit's hyperparameters and likelihood, as every GP step reports them.
-fn hyper_diagnostics(
-    hyper: &crate::surrogates::gp::Hyper,
-    nll: f64,
-    jitter: f64,
-) -> Diagnostics {
+fn hyper_diagnostics(hyper: &crate::surrogates::gp::Hyper, nll: f64, jitter: f64) -> Diagnostics {
     let lengthscales: Vec<f64> = hyper.log_lengthscales.iter().map(|l| l.exp()).collect();
     Diagnostics::default()
         .with("lengthscales", lengthscales)
@@ -217,7 +216,10 @@ impl Strategy for GpBo {
                 let packed: Vec<f64> = serde_json::from_slice(&bytes)
                     .map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
                 Some(PdeHyper::from_packed(&packed).ok_or_else(|| {
-                    StrategyError::unusable(PART, "its saved hyperparameters do not fit the problem")
+                    StrategyError::unusable(
+                        PART,
+                        "its saved hyperparameters do not fit the problem",
+                    )
                 })?)
             }
         };

@@ -149,13 +149,19 @@ mod tests {
     use rand::SeedableRng;
     use rand_chacha::ChaCha8Rng;
 
-    /// A 2-D bowl (with a constraint for Neural-CBO) and, for PINN-BO, a field that obeys a
-    /// pde; `settings` go into the file's method block.
+    /// A 2-D bowl (with a constraint for Neural-CBO) and, for PINN-BO and the physics-informed
+    /// GP, a field that obeys a pde; `settings` go into the file's method block.
     fn problem(method: &str, settings: &str) -> Problem {
         let body = match method {
             "pinn-bo" => {
                 "var x in [0, 1], y in [0, 1]\nfield f(x, y) = (x - 0.3)^2 + (y - 0.6)^2\n\
                           pde d(f, x) = 2*(x - 0.3)\nminimize f\n"
+                    .to_string()
+            }
+            // A coefficient that varies, so that per-point and global scaling differ.
+            "physics-gp" => {
+                "var x in [0, 1], y in [0, 1]\nfield f(x, y) = (x - 0.3)^2 + (y - 0.6)^2\n\
+                          pde (1 + 3*x)*d(f, x) = (1 + 3*x)*2*(x - 0.3)\nminimize f\n"
                     .to_string()
             }
             _ => "var x[2] in [0, 1]\nminimize (x[1] - 0.3)^2 + (x[2] - 0.6)^2\n\
@@ -347,6 +353,21 @@ mod tests {
                 [&gp[..], &[("beta", "9")], &search].concat(),
             ),
             "gp-ts" => ("", [&gp[..], &[("region", "trust")]].concat()),
+            "physics-gp" => (
+                "criterion ucb, residual_points 16, candidates 256, acquisition random",
+                [
+                    &[
+                        ("criterion", "ei"),
+                        ("residual_points", "9"),
+                        ("scaling", "global"),
+                        ("prior", "none"),
+                        ("restarts", "3"),
+                        ("beta", "9"),
+                    ][..],
+                    &search,
+                ]
+                .concat(),
+            ),
             _ => ("", vec![]),
         }
     }
@@ -407,6 +428,32 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Without a `method`, a linear pde gets the physics-informed GP, a nonlinear one PINN-BO
+    /// (and the physics-informed GP, asked for by name, says why it cannot run), no pde GP-EI.
+    #[test]
+    fn the_default_method_follows_the_pde() {
+        let compiled = |body: &str| {
+            let text = format!("var x in [0, 1]\nfield u(x) = x^2\n{body}minimize u\n");
+            compile(&Source::new("d.pde", text.as_str()))
+                .unwrap()
+                .problem
+        };
+        let linear = compiled("pde d(u, x) = 2*x\n");
+        let nonlinear = compiled("pde d(u, x)^2 = 4*x^2\n");
+        assert_eq!(default_method(&linear), "physics-gp");
+        assert_eq!(default_method(&nonlinear), "pinn-bo");
+        assert_eq!(default_method(&compiled("")), "gp-ei");
+        let e = strategy(&nonlinear, "physics-gp", 0)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            e.starts_with("physics-gp: pde 1: the pde is not linear in the field")
+                && e.ends_with("use `method pinn-bo`, whose network is trained on any pde"),
+            "{e}"
+        );
     }
 
     /// Settings built in code are checked against the table like a file's.

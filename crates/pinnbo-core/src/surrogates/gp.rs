@@ -336,7 +336,6 @@ impl GpModel {
     pub fn jitter(&self) -> f64 {
         self.spd.jitter
     }
-
 }
 
 impl GpPosterior for GpModel {

@@ -1,5 +1,5 @@
 //! The squared-exponential kernel between linear functionals of a field: point values and
-//! linear differential operators at points (docs/algorithms.md §10).
+//! linear differential operators at points (docs/algorithms.md §8).
 //!
 //! With `k(z, z') = Π_i exp(−r_i² / 2ℓ_i²)`, `r = z − z'`, and `t_i = r_i / ℓ_i`,
 //!
@@ -46,31 +46,43 @@ impl Functional {
     }
 }
 
-/// `He_0(t) ..= He_n(t)`.
-fn hermite(n: usize, t: f64) -> Vec<f64> {
-    let mut he = Vec::with_capacity(n + 1);
-    he.push(1.0);
-    if n >= 1 {
-        he.push(t);
-    }
-    for k in 1..n {
-        he.push(t * he[k] - k as f64 * he[k - 1]);
-    }
-    he
+/// Working space for [`covariance`], reused across the pairs of one row: the Gram matrix has
+/// hundreds of thousands of pairs, and allocating per pair cost more than the arithmetic.
+#[derive(Default)]
+pub struct Scratch {
+    t: Vec<f64>,
+    /// Per input, `He_n(t_i)` and `ℓ_i^{−n}` for n up to `stride − 1`.
+    hermite: Vec<f64>,
+    powers: Vec<f64>,
+    stride: usize,
+    values: Vec<f64>,
+    slopes: Vec<f64>,
+    suffix: Vec<f64>,
+    gradient: Vec<f64>,
 }
 
 /// The covariance of `a` and `b` at unit signal variance, with `inv_l` = 1/ℓ per input; when
 /// `grad` is given, its derivatives in each log ℓ_i are written there.
 pub fn covariance(a: &Functional, b: &Functional, inv_l: &[f64], grad: Option<&mut [f64]>) -> f64 {
+    covariance_in(&mut Scratch::default(), a, b, inv_l, grad)
+}
+
+/// [`covariance`] with the caller's working space.
+pub fn covariance_in(
+    w: &mut Scratch,
+    a: &Functional,
+    b: &Functional,
+    inv_l: &[f64],
+    grad: Option<&mut [f64]>,
+) -> f64 {
     let d = inv_l.len();
-    let t: Vec<f64> = (0..d)
-        .map(|i| (a.point[i] - b.point[i]) * inv_l[i])
-        .collect();
-    let envelope = (-0.5 * t.iter().map(|v| v * v).sum::<f64>()).exp();
+    w.t.clear();
+    w.t.extend((0..d).map(|i| (a.point[i] - b.point[i]) * inv_l[i]));
+    let envelope = (-0.5 * w.t.iter().map(|v| v * v).sum::<f64>()).exp();
     if a.is_value() && b.is_value() {
         if let Some(g) = grad {
-            for i in 0..d {
-                g[i] = envelope * t[i] * t[i];
+            for (gi, ti) in g.iter_mut().zip(&w.t) {
+                *gi = envelope * ti * ti;
             }
         }
         return envelope;
@@ -82,51 +94,70 @@ pub fn covariance(a: &Functional, b: &Functional, inv_l: &[f64], grad: Option<&m
         return 0.0;
     }
     // Per input: He_n(t_i) and ℓ_i^{−n} for every order the pair can reach.
-    let tables: Vec<(Vec<f64>, Vec<f64>)> = (0..d)
-        .map(|i| {
-            let top = (a.max_order(i) + b.max_order(i)) as usize;
-            let powers = (0..=top).map(|n| inv_l[i].powi(n as i32)).collect();
-            (hermite(top, t[i]), powers)
-        })
-        .collect();
-    let factor = |i: usize, ai: u32, n: usize| -> (f64, f64) {
-        let (he, powers) = &tables[i];
-        let sign = if ai % 2 == 1 { -1.0 } else { 1.0 };
-        let value = sign * powers[n] * he[n];
-        let previous = if n > 0 { he[n - 1] } else { 0.0 };
-        let slope =
-            sign * powers[n] * ((t[i] * t[i] - n as f64) * he[n] - n as f64 * t[i] * previous);
-        (value, slope)
-    };
+    let top = (0..d)
+        .map(|i| a.max_order(i) + b.max_order(i))
+        .max()
+        .unwrap_or(0) as usize;
+    w.stride = top + 1;
+    w.hermite.resize(d * w.stride, 0.0);
+    w.powers.resize(d * w.stride, 0.0);
+    let tables = w
+        .hermite
+        .chunks_mut(w.stride)
+        .zip(w.powers.chunks_mut(w.stride));
+    for ((he, pw), (ti, li)) in tables.zip(w.t.iter().zip(inv_l)) {
+        he[0] = 1.0;
+        pw[0] = 1.0;
+        if top >= 1 {
+            he[1] = *ti;
+            pw[1] = *li;
+        }
+        for n in 1..top {
+            he[n + 1] = ti * he[n] - n as f64 * he[n - 1];
+            pw[n + 1] = pw[n] * li;
+        }
+    }
+    let with_gradient = grad.is_some();
+    w.values.resize(d, 0.0);
+    w.slopes.resize(d, 0.0);
+    w.suffix.resize(d + 1, 1.0);
+    w.gradient.clear();
+    w.gradient.resize(if with_gradient { d } else { 0 }, 0.0);
     let mut total = 0.0;
-    let mut gradient = vec![0.0; if grad.is_some() { d } else { 0 }];
-    let (mut values, mut slopes) = (vec![0.0; d], vec![0.0; d]);
-    let mut suffix = vec![1.0; d + 1];
     for ta in &a.terms {
         for tb in &b.terms {
             let c = ta.coefficient * tb.coefficient;
             for i in 0..d {
                 let n = (ta.orders[i] + tb.orders[i]) as usize;
-                (values[i], slopes[i]) = factor(i, ta.orders[i], n);
+                let sign = if ta.orders[i] % 2 == 1 { -1.0 } else { 1.0 };
+                let k = i * w.stride + n;
+                let scaled = sign * w.powers[k];
+                w.values[i] = scaled * w.hermite[k];
+                if with_gradient {
+                    let previous = if n > 0 { w.hermite[k - 1] } else { 0.0 };
+                    let ti = w.t[i];
+                    w.slopes[i] =
+                        scaled * ((ti * ti - n as f64) * w.hermite[k] - n as f64 * ti * previous);
+                }
             }
-            let product: f64 = values.iter().product();
-            total += c * product;
-            if !gradient.is_empty() {
+            total += c * w.values.iter().product::<f64>();
+            if with_gradient {
                 // Π over the other inputs by prefix and suffix products (a factor may be zero).
+                w.suffix[d] = 1.0;
                 for i in (0..d).rev() {
-                    suffix[i] = suffix[i + 1] * values[i];
+                    w.suffix[i] = w.suffix[i + 1] * w.values[i];
                 }
                 let mut prefix = 1.0;
                 for i in 0..d {
-                    gradient[i] += c * prefix * slopes[i] * suffix[i + 1];
-                    prefix *= values[i];
+                    w.gradient[i] += c * prefix * w.slopes[i] * w.suffix[i + 1];
+                    prefix *= w.values[i];
                 }
             }
         }
     }
     if let Some(g) = grad {
-        for i in 0..d {
-            g[i] = envelope * gradient[i];
+        for (gi, v) in g.iter_mut().zip(&w.gradient) {
+            *gi = envelope * v;
         }
     }
     envelope * total

@@ -140,7 +140,15 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
         previous: None,
         restarts: 2,
     };
-    let model = PdeGp::fit(Prior::DimensionScaled, Scaling::Point, &x, &values, &r, starts).unwrap();
+    let model = PdeGp::fit(
+        Prior::DimensionScaled,
+        Scaling::Point,
+        &x,
+        &values,
+        &r,
+        starts,
+    )
+    .unwrap();
     let inv_l = model.inverse_lengthscales();
     let s2 = model.hyper.gp.log_signal.exp();
     for z in [0.013, 0.377, 0.5551, 0.871] {
