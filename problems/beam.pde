@@ -30,4 +30,4 @@ oracle fdm {                                  # the "experiment", hidden from th
 
 noise variance 1% of range
 budget 100, init 10 sobol
-method pinn-bo { width 100, depth 3, activation tanh, residual_points 500 }
+method physics-gp                             # the pde conditions a Gaussian process (docs/algorithms.md §8)

@@ -86,17 +86,15 @@ impl Residual {
         // Two probes with values of mixed signs and sizes, none 0 or 1 (where a square is
         // its own argument): a square, a product or a function of the field shows.
         let mixed = |k: usize| 1.7 + 0.9 * k as f64 - 0.35 * (k * k) as f64;
-        let probes: Vec<(Box<dyn Fn(usize) -> f64>, Vec<f64>)> = vec![
-            (Box::new(mixed), probe(&mixed)?),
-            (
-                Box::new(move |k| -0.6 * mixed(k)),
-                probe(&|k| -0.6 * mixed(k))?,
-            ),
-        ];
+        const FACTORS: [f64; 2] = [1.0, -0.6];
+        let found = FACTORS
+            .iter()
+            .map(|f| probe(&|k| f * mixed(k)))
+            .collect::<Result<Vec<_>, _>>()?;
         let mut kept = Vec::with_capacity(n);
         'points: for p in 0..n {
-            for (values, found) in &probes {
-                let terms: Vec<f64> = (0..entries).map(|k| columns[k][p] * values(k)).collect();
+            for (f, found) in FACTORS.iter().zip(&found) {
+                let terms: Vec<f64> = (0..entries).map(|k| columns[k][p] * f * mixed(k)).collect();
                 let predicted = offset[p] + terms.iter().sum::<f64>();
                 if !found[p].is_finite() || !predicted.is_finite() {
                     continue 'points;

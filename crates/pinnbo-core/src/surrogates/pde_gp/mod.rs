@@ -107,6 +107,10 @@ const FIT_STOP: Stop = Stop {
     gradient: 1e-3,
     decrease: 1e-6,
 };
+const WARM_STOP: Stop = Stop {
+    iterations: 10,
+    ..FIT_STOP
+};
 
 pub struct PdeGp {
     pub hyper: PdeHyper,
@@ -445,7 +449,13 @@ impl PdeGp {
         // Starts one after another: each fit's Gram rows already run in parallel.
         let mut best: Option<(f64, Vec<f64>)> = None;
         for start in &candidates {
-            if let Some((value, theta)) = bounded::minimize(&f, &start.pack(), &lo, &hi, FIT_STOP) {
+            // From the previous optimum, a few iterations continue last step's fit: over the
+            // steps the optimization goes on where it left off, at a fraction of the cost.
+            let stop = match Some(start) == starts.previous {
+                true => WARM_STOP,
+                false => FIT_STOP,
+            };
+            if let Some((value, theta)) = bounded::minimize(&f, &start.pack(), &lo, &hi, stop) {
                 if best.as_ref().is_none_or(|(b, _)| value < *b) {
                     best = Some((value, theta));
                 }
