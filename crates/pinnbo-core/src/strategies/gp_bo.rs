@@ -7,8 +7,8 @@
 
 use crate::acquisition::trust_region::{Domain, Region};
 use crate::acquisition::{
-    log_expected_improvement, log_probability_nonpositive, maximize, probability_nonpositive,
-    Search,
+    log_expected_improvement, log_probability_nonpositive, maximize_smooth,
+    probability_nonpositive, Search,
 };
 use crate::space::Space;
 use crate::strategies::methods::choice;
@@ -170,6 +170,39 @@ impl GpBo {
     }
 }
 
+/// `f(mean, std)` of `model`'s prediction at `u` (the data's units) and its gradient in `u`:
+/// the prediction's gradient is exact, `f`'s two partial derivatives central differences
+/// (cheap, and accurate for the smooth acquisitions here, whose closed forms switch to
+/// asymptotic series in the tails).
+fn with_gradient(
+    model: &dyn GpPosterior,
+    u: &[f64],
+    f: impl Fn(f64, f64) -> f64,
+) -> (f64, Vec<f64>) {
+    let g = model.predict_gradient(u);
+    let scale = model.standardizer().std;
+    let (mean, sd) = (
+        model.standardizer().inverse(g.mean),
+        g.variance.sqrt() * scale,
+    );
+    let value = f(mean, sd);
+    let h = 1e-6 * sd.max(1e-9 * scale);
+    let by_mean = (f(mean + h, sd) - f(mean - h, sd)) / (2.0 * h);
+    let by_sd = match sd > h {
+        true => (f(mean, sd + h) - f(mean, sd - h)) / (2.0 * h),
+        false => (f(mean, sd + h) - value) / h,
+    };
+    // ∂sd/∂u = scale ∂v/∂u / (2 √v), none where the variance vanishes.
+    let sd_slope = match g.variance > 0.0 {
+        true => scale / (2.0 * g.variance.sqrt()),
+        false => 0.0,
+    };
+    let grad = (g.d_mean.iter().zip(&g.d_variance))
+        .map(|(dm, dv)| by_mean * scale * dm + by_sd * sd_slope * dv)
+        .collect();
+    (value, grad)
+}
+
 /// A fit's hyperparameters and likelihood, as every GP step reports them.
 fn hyper_diagnostics(hyper: &crate::surrogates::gp::Hyper, nll: f64, jitter: f64) -> Diagnostics {
     let lengthscales: Vec<f64> = hyper.log_lengthscales.iter().map(|l| l.exp()).collect();
@@ -279,34 +312,35 @@ impl Strategy for GpBo {
             GpAcquisition::ExpectedImprovement => {
                 // Log EI plus the constraints' log probabilities: the same maximizer as
                 // EI × PoF, without the underflow that flattens EI far from the incumbent.
-                let log_feasibility = |u: &[f64]| -> f64 {
-                    constraints
-                        .iter()
-                        .map(|g| {
-                            let (m, s) = g.predict(u);
-                            log_probability_nonpositive(m, s)
-                        })
-                        .sum()
-                };
-                let score = |u: &[f64]| match incumbent {
-                    Some(best) => {
-                        let (m, s) = objective.predict(u);
-                        log_expected_improvement(best, m, s) + log_feasibility(u)
+                let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
+                    let mut total = match incumbent {
+                        Some(best) => with_gradient(objective.as_ref(), u, |m, s| {
+                            log_expected_improvement(best, m, s)
+                        }),
+                        None => (0.0, vec![0.0; u.len()]),
+                    };
+                    for g in &constraints {
+                        let (v, grad) = with_gradient(g, u, log_probability_nonpositive);
+                        total.0 += v;
+                        total.1.iter_mut().zip(grad).for_each(|(a, b)| *a += b);
                     }
-                    None => log_feasibility(u),
+                    Some(total)
                 };
-                let (unit, log_value) = maximize(&score, &domain, self.search, rng);
+                let (unit, log_value) = maximize_smooth(&score, &domain, self.search, rng);
                 (unit, log_value.exp())
             }
             GpAcquisition::ConfidenceBound => {
-                // Points unlikely to be feasible rank after every likely one.
-                let score = |u: &[f64]| {
-                    let (m, v) = objective.predict_standardized(u);
-                    let lcb = m - beta.sqrt() * v.sqrt();
+                // The bound in standardized units; points unlikely to be feasible rank after
+                // every likely one.
+                let scale = objective.standardizer().std;
+                let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
+                    let (lcb, grad) = with_gradient(objective.as_ref(), u, |m, s| {
+                        beta.sqrt() * s / scale - objective.standardizer().forward(m)
+                    });
                     let penalty = if feasibility(u) < 0.5 { 1e6 } else { 0.0 };
-                    -lcb - penalty
+                    Some((lcb - penalty, grad))
                 };
-                maximize(&score, &domain, self.search, rng)
+                maximize_smooth(&score, &domain, self.search, rng)
             }
             GpAcquisition::ThompsonSampling => {
                 thompson(objective.as_ref(), &feasibility, &domain, rng)?

@@ -21,7 +21,7 @@ use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{GpError, Hyper, Prior};
-use crate::surrogates::GpPosterior;
+use crate::surrogates::{GpPosterior, Gradient};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use rayon::prelude::*;
@@ -561,6 +561,28 @@ impl PdeGp {
 impl GpPosterior for PdeGp {
     fn standardizer(&self) -> &Standardizer {
         &self.standardizer
+    }
+
+    /// The derivative of the covariance with f(u) along u_a is the covariance with ∂_a f(u).
+    fn predict_gradient(&self, u: &[f64]) -> Gradient {
+        let inv_l = self.inverse_lengthscales();
+        let k = self.cross(&Functional::value(u), &inv_l);
+        let dk: Vec<Vec<f64>> = (0..u.len())
+            .map(|a| {
+                let mut orders = vec![0; u.len()];
+                orders[a] = 1;
+                let along = Functional {
+                    point: u.to_vec(),
+                    terms: vec![kernel::Term {
+                        orders,
+                        coefficient: 1.0,
+                    }],
+                };
+                self.cross(&along, &inv_l)
+            })
+            .collect();
+        let w = self.spd.solve(&k);
+        Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp())
     }
 
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {

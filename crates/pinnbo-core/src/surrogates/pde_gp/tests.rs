@@ -197,6 +197,23 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
     );
 }
 
+/// The posterior's gradient in the point (the covariance with a derivative functional).
+#[test]
+fn prediction_gradients_match_differences() {
+    let (x, values) = observations();
+    let model = PdeGp::with_hyper(
+        Scaling::Point,
+        &x,
+        &values,
+        &residuals(10, |_| 1.0),
+        hyper(0.2),
+    )
+    .unwrap();
+    for u in [0.13, 0.52, 0.9] {
+        crate::surrogates::assert_gradient_matches(&model, &[u]);
+    }
+}
+
 /// Multiplying each residual equation by its own factor (as a coefficient's pole does) leaves
 /// the posterior unchanged under per-point scaling; on a pde with constant coefficients, one
 /// global scale gives the same posterior.
