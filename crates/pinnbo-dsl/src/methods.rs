@@ -89,8 +89,9 @@ const ACQUISITION: Spec = Spec::new(
     "acquisition",
     Kind::Choice(&["random", "refine"]),
     Default::Name("refine"),
-    "`refine`: the best five candidates are improved by projected gradient steps; `random`: \
-     the best candidate is taken as it is",
+    "`refine`: the best candidates are improved (GP methods: projected L-BFGS with exact \
+     gradients from the best ten; neural methods: projected gradient steps from the best \
+     five); `random`: the best candidate is taken as it is",
 );
 
 const fn region(default: &'static str) -> Spec {

@@ -19,7 +19,19 @@ def ackley(x):
 def dropwave(x):
     r2 = (x**2).sum(-1)
     return -(1 + torch.cos(12*torch.sqrt(r2))) / (0.5*r2 + 2)
-PROBLEMS = {"ackley-10": (ackley, -32.768, 32.768, 10, 0.0), "dropwave": (dropwave, -5.12, 5.12, 2, -1.0)}
+def levy(x):
+    w = 1 + (x - 1) / 4
+    head = torch.sin(math.pi * w[..., 0])**2
+    body = ((w[..., :-1] - 1)**2 * (1 + 10 * torch.sin(math.pi * w[..., :-1] + 1)**2)).sum(-1)
+    tail = (w[..., -1] - 1)**2 * (1 + torch.sin(2 * math.pi * w[..., -1])**2)
+    return head + body + tail
+def beam(x):
+    # The beam's exact displacement (problems/beam.pde's comments); pinnbo's oracle is the FDM
+    # solution of the same problem, equal to it within 1e-6.
+    x = x[..., 0]
+    return torch.sin(4*math.pi*torch.exp(2*x)) + torch.exp(2*x)*torch.sin(20*x) + 0.4*x**3 + 0.2*x**2
+PROBLEMS = {"ackley-10": (ackley, -32.768, 32.768, 10, 0.0), "dropwave": (dropwave, -5.12, 5.12, 2, -1.0),
+            "levy-10": (levy, -10.0, 10.0, 10, 0.0), "beam": (beam, 0.0, 1.0, 1, -5.94239633614588)}
 
 name, journals, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
 f, lo, hi, d, optimum = PROBLEMS[name]

@@ -1,9 +1,10 @@
 //! Acquisition functions (minimization form) and their optimization over the unit cube.
 //!
 //! Candidates are Sobol points scrambled from the step's random stream, scored in parallel;
-//! with refinement on (the default), the best few are then improved by projected gradient
-//! steps with backtracking, the gradient taken by central differences (every acquisition
-//! here is smooth where it is positive). `acquisition random` keeps the papers' plain
+//! with refinement on (the default), the best few are then improved: by projected L-BFGS
+//! from the best ten where the score's gradient is exact (the GP methods,
+//! [`maximize_smooth`]), else by projected gradient steps with backtracking, the gradient
+//! taken by central differences (every acquisition here is smooth where it is positive). `acquisition random` keeps the papers' plain
 //! candidate-set version for faithful comparisons. Both stay inside a trust region when the
 //! search has one (`trust_region`).
 
