@@ -118,3 +118,57 @@ pub fn residuals(
     }
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pinnbo_ad::{LoweringContext, Operator};
+    use pinnbo_dsl::ir::BinaryOp;
+    use pinnbo_dsl::{compile_with, OperatorSignature, Source};
+
+    /// `oscillator(u) = d(u, x, 2) + 9 u`, registered by a library user.
+    struct Oscillator;
+
+    impl Operator for Oscillator {
+        fn signature(&self) -> OperatorSignature {
+            OperatorSignature {
+                name: "oscillator".into(),
+                arity: 1,
+                order: 2,
+                summary: "d(u, x, 2) + 9 u".into(),
+            }
+        }
+
+        fn lower(&self, args: &[Expr], cx: &LoweringContext) -> Result<Expr, String> {
+            let second = cx.diff(cx.diff(args[0].clone(), "x")?, "x")?;
+            let stiffness = Expr::binary(BinaryOp::Mul, Expr::Const(9.0), args[0].clone());
+            Ok(Expr::binary(BinaryOp::Add, second, stiffness))
+        }
+    }
+
+    /// A registered operator reaches the GP's equations: on [0, 3] (width 3) the unit-cube
+    /// equation is `u''/9 + 9 u = 0.4 + 1.8 x²`, with `u` itself carrying the coefficient 9.
+    #[test]
+    fn registered_operators_become_unit_cube_equations() {
+        let mut operators = OperatorRegistry::new();
+        operators.register(Oscillator).unwrap();
+        let text = "var x in [0, 3]\nfield f(x) = sin(3*x)\npde oscillator(f) = 0.4 + 1.8*x^2\n\
+                    minimize f\n";
+        let problem = compile_with(&Source::new("o.pde", text), operators.signatures())
+            .unwrap()
+            .problem;
+        let r = residuals(&problem, 0, &operators, 4, 0).unwrap();
+        assert_eq!(r.functionals.len(), 4);
+        for (j, f) in r.functionals.iter().enumerate() {
+            let x = 3.0 * f.point[0];
+            assert!((r.targets[j] - (0.4 + 1.8 * x * x)).abs() < 1e-12);
+            assert!((r.value_coefficients[j] - 9.0).abs() < 1e-12);
+            let coefficient = |order: u32| {
+                let t = f.terms.iter().find(|t| t.orders == [order]).unwrap();
+                t.coefficient
+            };
+            assert!((coefficient(2) - 1.0 / 9.0).abs() < 1e-12);
+            assert!((coefficient(0) - 9.0).abs() < 1e-12);
+        }
+    }
+}

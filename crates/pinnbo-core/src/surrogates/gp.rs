@@ -7,7 +7,7 @@
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
-use crate::surrogates::{GpPosterior, Gradient};
+use crate::surrogates::{joint_posterior, GpPosterior, Gradient};
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -372,29 +372,13 @@ impl GpPosterior for GpModel {
 
     /// Joint posterior (standardized) at several points: means and covariance.
     fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
-        let n = points.len();
         let cross: Vec<Vec<f64>> = points.iter().map(|p| self.cross(p)).collect();
-        let means = cross
-            .iter()
-            .map(|k| k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum())
-            .collect();
-        let half: Vec<Vec<f64>> = cross.iter().map(|k| self.spd.half_solve(k)).collect();
         let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
-        let cov = Mat::from_fn(n, n, |i, j| {
-            let prior = s2
-                * self
-                    .kernel
-                    .eval(scaled_r2(&points[i], &points[j], &inv_l2))
-                    .0;
-            prior
-                - half[i]
-                    .iter()
-                    .zip(&half[j])
-                    .map(|(a, b)| a * b)
-                    .sum::<f64>()
-        });
-        (means, cov)
+        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+            let r2 = scaled_r2(&points[i], &points[j], &inv_l2);
+            s2 * self.kernel.eval(r2).0
+        })
     }
 }
 

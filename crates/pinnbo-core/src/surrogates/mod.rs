@@ -32,6 +32,23 @@ pub trait GpPosterior: Sync {
     }
 }
 
+/// The joint posterior at several points from their cross-covariances with the conditioning
+/// rows (`cross[i]`), the weights `alpha`, the factor of the conditioning covariance and the
+/// prior covariance between the points: means `k·alpha`, covariance `prior − (L⁻¹k_i)·(L⁻¹k_j)`.
+pub(crate) fn joint_posterior(
+    cross: &[Vec<f64>],
+    alpha: &[f64],
+    spd: &dense::Spd,
+    prior: impl Fn(usize, usize) -> f64,
+) -> (Vec<f64>, Mat<f64>) {
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    let means = cross.iter().map(|k| dot(k, alpha)).collect();
+    let half: Vec<Vec<f64>> = cross.iter().map(|k| spd.half_solve(k)).collect();
+    let n = cross.len();
+    let cov = Mat::from_fn(n, n, |i, j| prior(i, j) - dot(&half[i], &half[j]));
+    (means, cov)
+}
+
 /// A prediction and its gradient in the point (standardized units).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Gradient {

@@ -21,7 +21,7 @@ use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{GpError, Hyper, Prior};
-use crate::surrogates::{GpPosterior, Gradient};
+use crate::surrogates::{joint_posterior, GpPosterior, Gradient};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use rayon::prelude::*;
@@ -597,28 +597,10 @@ impl GpPosterior for PdeGp {
             .par_iter()
             .map(|p| self.cross(&Functional::value(p), &inv_l))
             .collect();
-        let means = cross
-            .iter()
-            .map(|k| k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum())
-            .collect();
-        let half: Vec<Vec<f64>> = cross.iter().map(|k| self.spd.half_solve(k)).collect();
-        let n = points.len();
-        let cov = Mat::from_fn(n, n, |i, j| {
-            let prior = s2
-                * covariance(
-                    &Functional::value(&points[i]),
-                    &Functional::value(&points[j]),
-                    &inv_l,
-                    None,
-                );
-            prior
-                - half[i]
-                    .iter()
-                    .zip(&half[j])
-                    .map(|(a, b)| a * b)
-                    .sum::<f64>()
-        });
-        (means, cov)
+        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+            let (a, b) = (Functional::value(&points[i]), Functional::value(&points[j]));
+            s2 * covariance(&a, &b, &inv_l, None)
+        })
     }
 }
 
