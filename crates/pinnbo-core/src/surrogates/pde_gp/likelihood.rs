@@ -1,0 +1,270 @@
+//! The fit's likelihood: the Gram matrix of every conditioning row with its log ℓ
+//! derivatives, the equilibrated factorization, and −log p(y | g) with its gradient
+//! (docs/algorithms.md §8).
+
+use super::kernel::{covariance_in, Functional, Scratch};
+use super::{PdeHyper, Residuals, Scaling};
+use crate::space::Standardizer;
+use crate::surrogates::dense::Spd;
+use crate::surrogates::gp::{GpError, Prior};
+use faer::Mat;
+use rayon::prelude::*;
+
+/// The kernel at unit signal variance over every pair, and its log ℓ derivatives.
+pub(super) struct Gram {
+    pub(super) k: Mat<f64>,
+    pub(super) slopes: Vec<Mat<f64>>,
+}
+
+pub(super) fn gram(functionals: &[Functional], inv_l: &[f64], with_slopes: bool) -> Gram {
+    let n = functionals.len();
+    let d = inv_l.len();
+    let width = if with_slopes { d } else { 0 };
+    // Row j: its values for i ≤ j, then their slopes (width per pair).
+    let rows: Vec<(Vec<f64>, Vec<f64>)> = (0..n)
+        .into_par_iter()
+        .map(|j| {
+            let mut scratch = Scratch::default();
+            let mut values = Vec::with_capacity(j + 1);
+            let mut slopes = vec![0.0; (j + 1) * width];
+            for i in 0..=j {
+                let slope = with_slopes.then(|| &mut slopes[i * width..(i + 1) * width]);
+                let f = (&functionals[i], &functionals[j]);
+                values.push(covariance_in(&mut scratch, f.0, f.1, inv_l, slope));
+            }
+            (values, slopes)
+        })
+        .collect();
+    let mut k = Mat::zeros(n, n);
+    let mut slopes = vec![Mat::zeros(n, n); width];
+    for (j, (values, row_slopes)) in rows.into_iter().enumerate() {
+        for (i, v) in values.into_iter().enumerate() {
+            (k[(i, j)], k[(j, i)]) = (v, v);
+            for (a, s) in slopes.iter_mut().enumerate() {
+                let gv = row_slopes[i * width + a];
+                (s[(i, j)], s[(j, i)]) = (gv, gv);
+            }
+        }
+    }
+    Gram { k, slopes }
+}
+
+/// The pieces of the equilibrated model at one set of hyperparameters, over the rows
+/// `first..` of the Gram matrix.
+pub(super) struct Factored {
+    pub(super) first: usize,
+    /// The noise variance on each row's diagonal.
+    pub(super) noise: Vec<f64>,
+    pub(super) scale: Vec<f64>,
+    pub(super) spd: Spd,
+    pub(super) alpha: Vec<f64>,
+    pub(super) nll: f64,
+}
+
+/// The model at `h` on the rows `first..` of `gram`: rows below `observed` are point values
+/// with noise σ²_n, the others residual equations with noise as `scaling` says.
+pub(super) fn factor(
+    gram: &Gram,
+    first: usize,
+    observed: usize,
+    y: &[f64],
+    h: &PdeHyper,
+    scaling: Scaling,
+) -> Option<Factored> {
+    let n = gram.k.nrows();
+    let s2 = h.gp.log_signal.exp();
+    let rho = h.log_relative.exp();
+    let residual_mean =
+        (observed..n).map(|j| gram.k[(j, j)]).sum::<f64>() / (n - observed).max(1) as f64;
+    let noise: Vec<f64> = (first..n)
+        .map(|p| match (p < observed, scaling) {
+            (true, _) => h.gp.log_noise.exp(),
+            (false, Scaling::Point) => rho * s2 * gram.k[(p, p)],
+            (false, Scaling::Global) => rho * s2 * residual_mean,
+        })
+        .collect();
+    let scale: Vec<f64> = (first..n)
+        .map(|p| 1.0 / (s2 * gram.k[(p, p)]).sqrt())
+        .collect();
+    if scale.iter().any(|s| !s.is_finite()) {
+        return None;
+    }
+    let m = n - first;
+    let a = Mat::from_fn(m, m, |i, j| {
+        let v = s2 * gram.k[(first + i, first + j)] + if i == j { noise[i] } else { 0.0 };
+        scale[i] * v * scale[j]
+    });
+    let spd = Spd::new(&a, "physics-informed kernel").ok()?;
+    let y_hat: Vec<f64> = y[first..].iter().zip(&scale).map(|(v, s)| v * s).collect();
+    let alpha = spd.solve(&y_hat);
+    let nll = 0.5 * y_hat.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
+        + 0.5 * spd.log_det()
+        + scale.iter().map(|s| -s.ln()).sum::<f64>()
+        + 0.5 * m as f64 * (2.0 * std::f64::consts::PI).ln();
+    nll.is_finite().then_some(Factored {
+        first,
+        noise,
+        scale,
+        spd,
+        alpha,
+        nll,
+    })
+}
+
+/// The negative log likelihood of `f`'s rows and its gradient in the packed log-parameters:
+/// `½ Σ_pq W_pq D_p D_q ∂A_pq/∂θ` with `W = Â⁻¹ − α̂α̂ᵀ`.
+pub(super) fn likelihood_gradient(
+    gram: &Gram,
+    f: &Factored,
+    observed: usize,
+    h: &PdeHyper,
+    scaling: Scaling,
+) -> Vec<f64> {
+    let n = gram.k.nrows();
+    let first = f.first;
+    let d = h.gp.log_lengthscales.len();
+    let s2 = h.gp.log_signal.exp();
+    let rho = h.log_relative.exp();
+    let inverse = f.spd.inverse();
+    let w = |i: usize, j: usize| {
+        let (a, b) = (i - first, j - first);
+        (inverse[(a, b)] - f.alpha[a] * f.alpha[b]) * f.scale[a] * f.scale[b]
+    };
+    let residuals = (n - observed).max(1) as f64;
+    let mut grad = vec![0.0; d + 3];
+    // The residual noise's share of each log ℓ derivative, under `Scaling::Global`.
+    let mean_slopes: Vec<f64> = gram
+        .slopes
+        .iter()
+        .map(|s| (observed..n).map(|j| s[(j, j)]).sum::<f64>() / residuals)
+        .collect();
+    for j in first..n {
+        for i in first..=j {
+            let weight = if i == j { 0.5 * w(j, j) } else { w(i, j) };
+            for (a, slope) in gram.slopes.iter().enumerate() {
+                grad[a] += weight * s2 * slope[(i, j)];
+            }
+            grad[d] += weight * s2 * gram.k[(i, j)];
+        }
+        let wjj = 0.5 * w(j, j);
+        let noise = f.noise[j - first];
+        if j < observed {
+            grad[d + 1] += wjj * noise;
+        } else {
+            // ρ s² k_jj (or its mean) moves with ℓ and s² as well.
+            for (a, slope) in gram.slopes.iter().enumerate() {
+                let own = match scaling {
+                    Scaling::Point => slope[(j, j)],
+                    Scaling::Global => mean_slopes[a],
+                };
+                grad[a] += wjj * rho * s2 * own;
+            }
+            grad[d] += wjj * noise;
+            grad[d + 2] += wjj * noise;
+        }
+    }
+    grad
+}
+
+/// What the fit minimizes, with its gradient: the negative log likelihood of the observations
+/// given the pde's equations, `−log p(y | g) = −log p(y, g) + log p(g)`, plus the prior's
+/// penalty. The joint likelihood would let the many residual equations outvote the few
+/// observations (on the beam it preferred calling the observations noise, docs/decisions.md);
+/// conditioned on the pde, the hyperparameters are those under which the pde-informed prior
+/// best predicts what was measured.
+pub(super) fn objective(
+    functionals: &[Functional],
+    observed: usize,
+    y: &[f64],
+    prior: Prior,
+    scaling: Scaling,
+    theta: &[f64],
+) -> Option<(f64, Vec<f64>)> {
+    let h = PdeHyper::unpack(theta);
+    let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
+    let gram = gram(functionals, &inv_l, true);
+    // The two likelihoods factor different matrices: one on each core.
+    let part = |first: usize| {
+        let f = factor(&gram, first, observed, y, &h, scaling)?;
+        Some((f.nll, likelihood_gradient(&gram, &f, observed, &h, scaling)))
+    };
+    let (joint, pde) = match observed < functionals.len() {
+        true => rayon::join(|| part(0), || part(observed)),
+        false => (part(0), Some((0.0, vec![0.0; d_all(&h)]))),
+    };
+    let ((joint, mut grad), (pde, pde_grad)) = (joint?, pde?);
+    let value = joint - pde;
+    grad.iter_mut().zip(pde_grad).for_each(|(g, p)| *g -= p);
+    let (penalty, prior_grad) = prior.penalty(&h.gp);
+    for (g, p) in grad.iter_mut().zip(prior_grad) {
+        *g += p;
+    }
+    Some((value + penalty, grad))
+}
+
+/// How many log-parameters `h` has.
+pub(super) fn d_all(h: &PdeHyper) -> usize {
+    h.gp.log_lengthscales.len() + 3
+}
+
+/// [`objective`]'s value alone (no derivatives of the Gram matrix).
+pub(super) fn value_only(rows: &Rows, prior: Prior, scaling: Scaling, h: &PdeHyper) -> Option<f64> {
+    let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
+    let gram = gram(&rows.functionals, &inv_l, false);
+    let (observed, y) = (rows.observed, &rows.y);
+    let joint = factor(&gram, 0, observed, y, h, scaling)?.nll;
+    Some(joint - residual_nll(&gram, observed, y, h, scaling)? + prior.penalty(&h.gp).0)
+}
+
+/// The negative log likelihood of the residual equations alone, `−log p(g)`.
+pub(super) fn residual_nll(
+    gram: &Gram,
+    observed: usize,
+    y: &[f64],
+    h: &PdeHyper,
+    scaling: Scaling,
+) -> Option<f64> {
+    match observed < gram.k.nrows() {
+        true => Some(factor(gram, observed, observed, y, h, scaling)?.nll),
+        false => Some(0.0),
+    }
+}
+
+/// What the model conditions on: the observations' point values first, then the residual
+/// equations, with targets for the standardized field.
+pub(super) struct Rows {
+    pub(super) functionals: Vec<Functional>,
+    pub(super) observed: usize,
+    pub(super) y: Vec<f64>,
+    pub(super) standardizer: Standardizer,
+}
+
+impl Rows {
+    pub(super) fn new(
+        x: &[Vec<f64>],
+        values: &[f64],
+        residuals: &Residuals,
+    ) -> Result<Rows, GpError> {
+        if x.is_empty() {
+            return Err(GpError::Empty);
+        }
+        let standardizer = Standardizer::fit(values);
+        let mut y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
+        // N[(f − m)/s] = (g − m c_0)/s for the standardized field.
+        y.extend(
+            residuals
+                .targets
+                .iter()
+                .zip(&residuals.value_coefficients)
+                .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std),
+        );
+        let mut functionals: Vec<Functional> = x.iter().map(|p| Functional::value(p)).collect();
+        functionals.extend(residuals.functionals.iter().cloned());
+        Ok(Rows {
+            functionals,
+            observed: x.len(),
+            y,
+            standardizer,
+        })
+    }
+}
