@@ -26,6 +26,7 @@ use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
 use crate::space::{Space, Standardizer};
 use crate::strategies::methods::choice;
+use crate::strategies::physics::objective_field;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::network::{column, minimize};
@@ -37,7 +38,7 @@ use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::train::{train, Observations, ResidualTerm, TrainConfig};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
-use pinnbo_dsl::ir::{Expr, Sense};
+use pinnbo_dsl::ir::Sense;
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
@@ -209,17 +210,7 @@ impl PinnBo {
         seed: u64,
     ) -> Result<PinnBo, StrategyError> {
         let d = problem.dim();
-        let field = match &problem.objective.expr {
-            Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => *id,
-            _ => {
-                return Err(StrategyError::Unusable(
-                    "PINN-BO needs an objective that is one field of all the variables, in \
-                     their order (such as `minimize f` with `field f(x1, x2)`), so that the pde \
-                     constrains what is optimized"
-                        .into(),
-                ))
-            }
-        };
+        let field = objective_field(problem, "PINN-BO")?;
         let mlp = MlpConfig {
             activation: config.activation,
             parameterization: Parameterization::Ntk,
