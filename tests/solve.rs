@@ -244,6 +244,17 @@ fn a_killed_physics_informed_run_resumes_to_the_same_trajectory() {
     );
 }
 
+/// PINN-BO between cold fits trains on from the previous step's network, saved with the
+/// journal; its cold fits start from fresh draws of the random stream.
+#[test]
+fn a_killed_warm_started_pinn_bo_run_resumes_to_the_same_trajectory() {
+    killed_and_resumed(
+        "solve-resume-pinn",
+        "pde d(f, x1) = 2*(x1 - 0.3)\nmethod pinn-bo { width 8, depth 1, epochs 30, \
+         warm_epochs 10, residual_points 8, retrain_every 3, candidates 64 }\n",
+    );
+}
+
 fn killed_and_resumed(name: &str, method: &str) {
     let problem = format!("{SLOW}{method}");
     let dir = scratch(name, &problem, &[("slow.sh", SLOW_SH)]);

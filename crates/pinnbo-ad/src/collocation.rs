@@ -180,5 +180,6 @@ fn finite_term(
         residual,
         points,
         weight,
+        point_weights: None,
     })
 }

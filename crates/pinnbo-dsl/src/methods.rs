@@ -236,6 +236,14 @@ const PINN_BO: &[Spec] = &[
     width(100),
     depth(3),
     activation("tanh"),
+    // Zero biases with the box's centre mapped to 0 make a tanh network's draw exactly odd
+    // about the centre (as for NeuralBO, docs/decisions.md "hidden biases").
+    Spec::new(
+        "bias",
+        Kind::Positive,
+        Default::Number(1.0),
+        "standard deviation of the hidden biases at initialization",
+    ),
     Spec::new(
         "lambda",
         Kind::Positive,
@@ -265,6 +273,33 @@ const PINN_BO: &[Spec] = &[
         Kind::Choice(&["sobol", "uniform"]),
         Default::Name("sobol"),
         "how the residual points are drawn",
+    ),
+    Spec::new(
+        "scaling",
+        Kind::Choice(&["point", "global"]),
+        Default::Name("point"),
+        "each residual point's equation scaled to the prior variance of a value there (a \
+         coefficient's pole cannot dominate), or one factor for all points (the thesis's)",
+    ),
+    Spec::new(
+        "init",
+        Kind::Choice(&["fresh", "fixed"]),
+        Default::Name("fresh"),
+        "where a cold fit starts: a new draw of the initial weights each time (each fit is a \
+         different sample), or the run's one draw θ0 (the thesis's)",
+    ),
+    Spec::new(
+        "retrain_every",
+        Kind::Int { min: 1 },
+        Default::Int(1),
+        "steps from one cold fit to the next; in between, the previous network trains on \
+         (saved with the journal for --resume)",
+    ),
+    Spec::new(
+        "warm_epochs",
+        Kind::Int { min: 1 },
+        Default::Int(200),
+        "full-batch Adam steps of a warm fit",
     ),
     Spec::new(
         "surrogate",

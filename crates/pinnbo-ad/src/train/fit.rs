@@ -12,6 +12,10 @@ pub struct ResidualTerm {
     pub residual: Residual,
     pub points: Tensor,
     pub weight: f64,
+    /// A factor per point on its squared residual (`[N]`; None: 1 everywhere). Scaling one
+    /// point's equation leaves the pde's solutions unchanged, so a coefficient's pole need
+    /// not decide the loss.
+    pub point_weights: Option<Tensor>,
 }
 
 /// Observed values `values` (`[N]`) of the field at `points` (`[N, inputs]`).
@@ -36,8 +40,12 @@ pub fn loss(net: &Mlp, data: Option<&Observations>, terms: &[ResidualTerm]) -> R
         add((predicted - &d.values)?.sqr()?.mean_all()?)?;
     }
     for term in terms {
-        let r = term.residual.evaluate(net, &term.points)?;
-        add((r.sqr()?.mean_all()? * term.weight)?)?;
+        let squared = term.residual.evaluate(net, &term.points)?.sqr()?;
+        let squared = match &term.point_weights {
+            Some(w) => (squared * w)?,
+            None => squared,
+        };
+        add((squared.mean_all()? * term.weight)?)?;
     }
     match total {
         Some(t) => Ok(t),

@@ -327,17 +327,23 @@ mod tests {
                 .concat(),
             ),
             "pinn-bo" => (
-                "width 16, depth 2, epochs 120, residual_points 16, candidates 256, acquisition random",
+                "width 16, depth 2, epochs 120, residual_points 16, retrain_every 2, \
+                 candidates 256, acquisition random",
                 [
                     &[
                         ("width", "24"),
                         ("depth", "1"),
                         ("activation", "sin"),
+                        ("bias", "0.3"),
                         ("lambda", "0.1"),
                         ("nu", "2"),
                         ("residual_points", "24"),
                         ("lambda_r", "0.1"),
                         ("sampling", "uniform"),
+                        ("scaling", "global"),
+                        ("init", "fixed"),
+                        ("retrain_every", "1"),
+                        ("warm_epochs", "40"),
                         ("surrogate", "ntk-gp"),
                         ("epochs", "150"),
                         ("lr", "0.05"),

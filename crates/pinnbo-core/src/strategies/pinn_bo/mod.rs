@@ -9,18 +9,27 @@
 //!
 //! with γ_t the information gain of the observed points, `½ logdet(I + K_uu/λ1)` (the maximum
 //! information gain of the thesis is not computable), and I the interaction information of
-//! Lemma 5.3.6 in dual form, from the NTK-PINN Gram blocks at θ0 (`interaction_information`).
+//! Lemma 5.3.6 in dual form, from the NTK-PINN Gram blocks at θ0 (`information.rs`).
 //!
-//! Residuals are in the pde's units, observations in the field's. One constant converts them:
-//! `c² = mean |φ(z)|² / mean |ω(z)|²` over the residual points at θ0 (φ, ω the tangent
-//! features of h and of N[h]). The residual features enter the Gram blocks as `c ω` and the
-//! residual loss is weighted `λ_r c²`, so neither term's units decide the balance (the
-//! thesis beam's coefficient has poles where |ω| reaches 1e10).
+//! Residuals are in the pde's units, observations in the field's, and a coefficient with a
+//! pole makes a few points' residuals dwarf the rest (the thesis beam's |ω| reaches 1e10).
+//! Each residual point's equation is therefore multiplied by its own factor c_j, with
+//! `c_j² = |φ(z_j)|² / |ω(z_j)|²` at θ0 (φ, ω the tangent features of h and of N[h]): every
+//! scaled residual then has the prior variance of a value. Scaling an equation leaves the
+//! pde's solutions unchanged. The residual features enter the Gram blocks as `c_j ω_j`, and
+//! each squared residual in the loss is weighted `λ_r c_j²`. `scaling global` uses one
+//! factor for all points (the ratio of the sums), as the thesis's code did.
 //!
-//! The network (NTK parameterization, smooth activation) takes raw coordinates, with the map
-//! of the box onto [-1, 1]^d folded into its first layer, so its jets are derivatives in the
-//! pde's own coordinates. It predicts the field in the file's units: output scale `s ν_t`
-//! (s the observations' standard deviation) and output bias starting at their mean.
+//! The network (NTK parameterization, smooth activation, N(0, bias²) hidden biases) takes raw
+//! coordinates, with the map of the box onto [-1, 1]^d folded into its first layer, so its
+//! jets are derivatives in the pde's own coordinates. It predicts the field in the file's
+//! units: output scale `s ν_t` (s the observations' standard deviation) and output bias
+//! starting at their mean.
+//!
+//! Schedule: every `retrain_every` steps a cold fit from θ0 (the run's one draw, or a fresh
+//! draw from the step's random stream: `init`); in between, the previous step's network
+//! trains on for `warm_epochs` (its output scale kept, so it starts as the function it was).
+//! The network and the count are strategy state, saved with the journal.
 
 use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
@@ -28,22 +37,25 @@ use crate::space::{Space, Standardizer};
 use crate::strategies::methods::choice;
 use crate::strategies::physics::objective_field;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::dense::Spd;
-use crate::surrogates::network::{column, minimize};
-use crate::surrogates::neural::to_mat;
+use crate::surrogates::network::{column, minimize, network_bytes, network_from_bytes};
 use candle_core::{Device, Tensor};
 use faer::Mat;
+use information::{block_gram, interaction_with, logdet_shifted};
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::Sampling;
-use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
+use pinnbo_ad::tangent::{gram_diagonal, Factors};
 use pinnbo_ad::train::{train, Observations, ResidualTerm, TrainConfig};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
 use pinnbo_dsl::ir::Sense;
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
+use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 
+mod information;
 mod ntk_gp;
+
+pub use information::interaction_information;
 
 /// PINN-BO's surrogate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,19 +66,46 @@ pub enum Surrogate {
     NtkGp,
 }
 
+/// How residual equations are weighted (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResidualScaling {
+    /// Each point by its own factor.
+    Point,
+    /// One factor for all points.
+    Global,
+}
+
+/// Where a cold fit starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Init {
+    /// The run's one draw θ0 (the thesis's: then the fit is the same function of the data at
+    /// every step, and ν_t only rescales it).
+    Fixed,
+    /// A new draw per cold fit, from the step's random stream: the trained network is a
+    /// different sample each time, which is what lets the step explore.
+    Fresh,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct PinnBoConfig {
     pub surrogate: Surrogate,
     pub width: usize,
     pub depth: usize,
     pub activation: Activation,
+    /// Standard deviation of the hidden biases at θ0.
+    pub bias: f64,
     /// λ1 = λ2 of the information terms.
     pub lambda: f64,
     pub residual_points: usize,
     /// Weight of the pde's mean squared residual against the data's.
     pub lambda_r: f64,
     pub sampling: Sampling,
+    pub scaling: ResidualScaling,
+    pub init: Init,
+    /// Steps from one cold fit to the next (1: every step is cold).
+    pub retrain_every: usize,
     pub epochs: usize,
+    pub warm_epochs: usize,
     pub lr: f64,
     pub lr_decay: f64,
     /// A fixed ν instead of ν_t.
@@ -89,6 +128,7 @@ impl PinnBoConfig {
             width: s.count("width"),
             depth: s.count("depth"),
             activation: choice(s, "activation", Activation::from_name),
+            bias: s.number("bias"),
             lambda: s.number("lambda"),
             residual_points: s.count("residual_points"),
             lambda_r: s.number("lambda_r"),
@@ -97,7 +137,19 @@ impl PinnBoConfig {
                 "uniform" => Some(Sampling::Uniform),
                 _ => None,
             }),
+            scaling: choice(s, "scaling", |n| match n {
+                "point" => Some(ResidualScaling::Point),
+                "global" => Some(ResidualScaling::Global),
+                _ => None,
+            }),
+            init: choice(s, "init", |n| match n {
+                "fixed" => Some(Init::Fixed),
+                "fresh" => Some(Init::Fresh),
+                _ => None,
+            }),
+            retrain_every: s.count("retrain_every"),
             epochs: s.count("epochs"),
+            warm_epochs: s.count("warm_epochs"),
             lr: s.number("lr"),
             lr_decay: s.number("lr_decay"),
             nu: s.computed_number("nu"),
@@ -107,6 +159,15 @@ impl PinnBoConfig {
             noise_scale: 0.1 * std::f64::consts::SQRT_2,
             delta: 0.1,
             search: Search::from_settings(s),
+        }
+    }
+
+    fn network(&self, d: usize) -> MlpConfig {
+        MlpConfig {
+            activation: self.activation,
+            parameterization: Parameterization::Ntk,
+            bias_std: self.bias,
+            ..MlpConfig::new(d, self.width, self.depth)
         }
     }
 }
@@ -120,84 +181,49 @@ impl Default for PinnBoConfig {
 pub struct PinnBo {
     pub config: PinnBoConfig,
     sense: Sense,
-    /// θ0 (output scale 1): the Gram blocks are taken here, training starts from a copy.
+    /// θ0 (output scale 1): the Gram blocks are taken here, and cold fits start from a copy
+    /// (`init fixed`) or from a draw of the same shape (`init fresh`).
     initial: Mlp,
-    /// The pde at its residual points (fixed for the run).
+    /// The pde at its residual points (fixed for the run), each point weighted by c_j².
     terms: Vec<ResidualTerm>,
-    /// Their features at θ0 and `logdet(I + K_rr/λ2)`, computed once.
+    /// Their features at θ0, unscaled.
     residual_features: Vec<Factors>,
-    /// c²: residual units to field units (module docs).
-    units: f64,
+    /// c_j for every residual point, in the order of the terms' points (module docs).
+    scales: Vec<f64>,
     /// The mean prior variance `|φ(z)|²` over the residual points: the NTK-PINN GP's kernel
     /// is divided by it, so that its prior matches the standardized observations.
     prior_variance: f64,
+    /// K_rr of the scaled residual features and `logdet(I + K_rr/λ2)`, computed once.
     k_rr: Mat<f64>,
     logdet_rr: f64,
     lo: Vec<f64>,
     hi: Vec<f64>,
+    /// The last step's trained network, where a warm fit starts.
+    previous: Option<Mlp>,
+    /// Steps since the last cold fit (the schedule's position).
+    since_cold: usize,
 }
 
 /// Where this module's errors arise, for their messages.
 const PART: &str = "PINN-BO";
 
-/// `(γ, I)`: the information gain `½ logdet(I + K_uu/λ1)` and the interaction information
-/// `½ [logdet(I + K_uu/λ1) + logdet(I + K_rr/λ2) − logdet(I + K̂)]`, K̂ the joint block
-/// matrix `[[K_uu/λ1, K_ur/√(λ1λ2)], [K_ru/√(λ1λ2), K_rr/λ2]]` (Sylvester's identity turns
-/// the thesis's p x p determinants into these).
-pub fn interaction_information(
-    k_uu: &Mat<f64>,
-    k_ur: &Mat<f64>,
-    k_rr: &Mat<f64>,
-    lambda1: f64,
-    lambda2: f64,
-) -> Result<(f64, f64), StrategyError> {
-    let logdet_rr = logdet_shifted(k_rr, lambda2)?;
-    interaction_with(k_uu, k_ur, k_rr, logdet_rr, lambda1, lambda2)
-}
-
-/// `logdet(I + K/λ)`.
-fn logdet_shifted(k: &Mat<f64>, lambda: f64) -> Result<f64, StrategyError> {
-    let n = k.nrows();
-    let a = Mat::from_fn(n, n, |i, j| {
-        k[(i, j)] / lambda + if i == j { 1.0 } else { 0.0 }
-    });
-    Ok(Spd::new(&a, "I + K/λ").within(PART)?.log_det())
-}
-
-/// `[[a K_uu, b K_ur], [b K_ru, c K_rr]] + diagonal · I`, `[a, b, c] = scales`.
-fn joint_gram(
-    k_uu: &Mat<f64>,
-    k_ur: &Mat<f64>,
-    k_rr: &Mat<f64>,
-    scales: [f64; 3],
-    diagonal: f64,
-) -> Mat<f64> {
-    let (t, r) = (k_uu.nrows(), k_rr.nrows());
-    Mat::from_fn(t + r, t + r, |i, j| {
-        let k = match (i < t, j < t) {
-            (true, true) => scales[0] * k_uu[(i, j)],
-            (true, false) => scales[1] * k_ur[(i, j - t)],
-            (false, true) => scales[1] * k_ur[(j, i - t)],
-            (false, false) => scales[2] * k_rr[(i - t, j - t)],
-        };
-        k + if i == j { diagonal } else { 0.0 }
-    })
-}
-
-fn interaction_with(
-    k_uu: &Mat<f64>,
-    k_ur: &Mat<f64>,
-    k_rr: &Mat<f64>,
-    logdet_rr: f64,
-    lambda1: f64,
-    lambda2: f64,
-) -> Result<(f64, f64), StrategyError> {
-    let cross = 1.0 / (lambda1 * lambda2).sqrt();
-    let joint = joint_gram(k_uu, k_ur, k_rr, [1.0 / lambda1, cross, 1.0 / lambda2], 1.0);
-    let logdet_uu = logdet_shifted(k_uu, lambda1)?;
-    let logdet_joint = Spd::new(&joint, "I + K̂").within(PART)?.log_det();
-    let gamma = 0.5 * logdet_uu;
-    Ok((gamma, 0.5 * (logdet_uu + logdet_rr - logdet_joint)))
+/// c_j from the prior variances of values `phi` and residuals `omega` at each residual
+/// point. A point whose residual has no prior variance (or a non-finite one) keeps c = 1:
+/// its equation carries no information about the weights either way.
+fn residual_scales(phi: &[f64], omega: &[f64], scaling: ResidualScaling) -> Vec<f64> {
+    let usable = |o: f64| o > 0.0 && o.is_finite();
+    match scaling {
+        ResidualScaling::Point => phi
+            .iter()
+            .zip(omega)
+            .map(|(p, o)| if usable(*o) { (p / o).sqrt() } else { 1.0 })
+            .collect(),
+        ResidualScaling::Global => {
+            let (p, o): (f64, f64) = (phi.iter().sum(), omega.iter().sum());
+            let c = if usable(o) { (p / o).sqrt() } else { 1.0 };
+            vec![c; omega.len()]
+        }
+    }
 }
 
 impl PinnBo {
@@ -211,12 +237,7 @@ impl PinnBo {
     ) -> Result<PinnBo, StrategyError> {
         let d = problem.dim();
         let field = objective_field(problem, "PINN-BO")?;
-        let mlp = MlpConfig {
-            activation: config.activation,
-            parameterization: Parameterization::Ntk,
-            ..MlpConfig::new(d, config.width, config.depth)
-        };
-        let initial = Mlp::new(mlp, seed, &Device::Cpu).within(PART)?;
+        let initial = Mlp::new(config.network(d), seed, &Device::Cpu).within(PART)?;
         let (lo, hi) = (problem.lower(), problem.upper());
         initial.normalize_inputs(&lo, &hi).within(PART)?;
         let collocation = CollocationConfig {
@@ -232,29 +253,25 @@ impl PinnBo {
             .map(|t| Factors::of_residual(&initial, &t.residual, &t.points))
             .collect::<candle_core::Result<Vec<_>>>()
             .within(PART)?;
-        let (mut value_norm, mut residual_norm) = (0.0, 0.0);
+        let (mut value_variance, mut residual_variance) = (Vec::new(), Vec::new());
         for (term, omega) in terms.iter().zip(&residual_features) {
             let phi = Factors::of_values(&initial, &term.points).within(PART)?;
-            value_norm += column(gram_diagonal(&phi))
-                .within(PART)?
-                .iter()
-                .sum::<f64>();
-            residual_norm += column(gram_diagonal(omega))
-                .within(PART)?
-                .iter()
-                .sum::<f64>();
+            value_variance.extend(column(gram_diagonal(&phi)).within(PART)?);
+            residual_variance.extend(column(gram_diagonal(omega)).within(PART)?);
         }
-        let units = if residual_norm > 0.0 && residual_norm.is_finite() {
-            value_norm / residual_norm
-        } else {
-            1.0
-        };
+        let scales = residual_scales(&value_variance, &residual_variance, config.scaling);
+        let mut offset = 0;
         for term in &mut terms {
-            term.weight *= units;
+            let n = term.points.dim(0).within(PART)?;
+            let squares: Vec<f64> = scales[offset..offset + n].iter().map(|c| c * c).collect();
+            term.point_weights = Some(Tensor::from_vec(squares, n, &Device::Cpu).within(PART)?);
+            offset += n;
         }
         let mut k_rr = block_gram(&residual_features, &residual_features)?;
-        for v in k_rr.col_iter_mut().flat_map(|c| c.iter_mut()) {
-            *v *= units;
+        for (j, column) in k_rr.col_iter_mut().enumerate() {
+            for (i, v) in column.iter_mut().enumerate() {
+                *v *= scales[i] * scales[j];
+            }
         }
         let logdet_rr = logdet_shifted(&k_rr, config.lambda)?;
         Ok(PinnBo {
@@ -262,18 +279,20 @@ impl PinnBo {
             initial,
             terms,
             residual_features,
-            units,
-            prior_variance: value_norm / k_rr.nrows().max(1) as f64,
+            scales,
+            prior_variance: value_variance.iter().sum::<f64>() / k_rr.nrows().max(1) as f64,
             k_rr,
             logdet_rr,
             lo,
             hi,
+            previous: None,
+            since_cold: 0,
             config,
         })
     }
 
     /// The observed points' features (raw coordinates) and their Gram blocks: K_uu, and
-    /// K_ur against the residual points (residual features scaled by c).
+    /// K_ur against the residual points.
     fn observed_grams(
         &self,
         observed: &Tensor,
@@ -284,11 +303,13 @@ impl PinnBo {
         Ok((phi, k_uu, k_ur))
     }
 
-    /// The Gram block of value features against the residual points' (scaled by c).
+    /// The Gram block of value features against the residual points' (scaled by c_j).
     fn against_residuals(&self, phi: &Factors) -> Result<Mat<f64>, StrategyError> {
         let mut k = block_gram(std::slice::from_ref(phi), &self.residual_features)?;
-        for v in k.col_iter_mut().flat_map(|c| c.iter_mut()) {
-            *v *= self.units.sqrt();
+        for (column, c) in k.col_iter_mut().zip(&self.scales) {
+            for v in column.iter_mut() {
+                *v *= c;
+            }
         }
         Ok(k)
     }
@@ -342,38 +363,44 @@ impl PinnBo {
     }
 }
 
-/// The Gram matrix of two lists of feature sets, blocks side by side.
-fn block_gram(rows: &[Factors], cols: &[Factors]) -> Result<Mat<f64>, StrategyError> {
-    let blocks: Vec<Vec<Mat<f64>>> = rows
-        .iter()
-        .map(|r| {
-            cols.iter()
-                .map(|c| to_mat(&gram(r, c).within(PART)?))
-                .collect()
-        })
-        .collect::<Result<_, _>>()?;
-    let heights: Vec<usize> = blocks.iter().map(|row| row[0].nrows()).collect();
-    let widths: Vec<usize> = blocks[0].iter().map(Mat::ncols).collect();
-    let mut out = Mat::zeros(heights.iter().sum(), widths.iter().sum());
-    let mut top = 0;
-    for (row, h) in blocks.iter().zip(&heights) {
-        let mut left = 0;
-        for (block, w) in row.iter().zip(&widths) {
-            for i in 0..*h {
-                for j in 0..*w {
-                    out[(top + i, left + j)] = block[(i, j)];
-                }
-            }
-            left += w;
-        }
-        top += h;
-    }
-    Ok(out)
-}
-
 impl Strategy for PinnBo {
     fn name(&self) -> &'static str {
         "pinn-bo"
+    }
+
+    fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
+        let Some(net) = self.previous.as_ref().filter(|_| self.warm_starts()) else {
+            return Ok(None);
+        };
+        let mut bytes = (self.since_cold as u64).to_le_bytes().to_vec();
+        bytes.extend_from_slice(&net.output_scale().to_le_bytes());
+        bytes.extend(network_bytes(net).within(PART)?);
+        Ok(Some(bytes))
+    }
+
+    fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        if !self.warm_starts() {
+            return Ok(());
+        }
+        let unusable = |why: String| StrategyError::unusable(PART, why);
+        let bytes = saved.ok_or_else(|| {
+            unusable(
+                "it is missing, and with `retrain_every` above 1 the next fit may train on from \
+                 the network saved there"
+                    .into(),
+            )
+        })?;
+        let (count, rest) = bytes
+            .split_at_checked(8)
+            .ok_or_else(|| unusable("a truncated saved network".into()))?;
+        let (scale, rest) = rest
+            .split_at_checked(8)
+            .ok_or_else(|| unusable("a truncated saved network".into()))?;
+        let mut net = network_from_bytes(&self.initial, rest).map_err(unusable)?;
+        net.set_output_scale(f64::from_le_bytes(scale.try_into().expect("eight bytes")));
+        self.since_cold = u64::from_le_bytes(count.try_into().expect("eight bytes")) as usize;
+        self.previous = Some(net);
+        Ok(())
     }
 
     fn predict(
@@ -381,14 +408,15 @@ impl Strategy for PinnBo {
         space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
-        _rng: &mut ChaCha8Rng,
+        rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let d = space.dim();
         let sign = self.minimized_sign();
         let (field, standardizer, observed) = self.observed_field(history, d)?;
         let (_, k_uu, k_ur) = self.observed_grams(&observed)?;
         let (nu, _, _) = self.nu(&k_uu, &k_ur)?;
-        let (net, _) = self.train_pinn(observed, field, &standardizer, nu)?;
+        let start = self.start(&standardizer, nu, rng)?;
+        let (net, _) = self.train_pinn(start, observed, field)?;
         let at = self.raw_tensor(&points.concat(), d).within(PART)?;
         let values = column(net.forward(&at)).within(PART)?;
         Ok(Some(values.iter().map(|v| sign * v).collect()))
@@ -410,7 +438,13 @@ impl Strategy for PinnBo {
         let clock = std::time::Instant::now();
         let domain = self.config.search.domain(history, d);
         let step = match self.config.surrogate {
-            Surrogate::Pinn => self.pinn_step(observed, field, &standardizer, nu, rng, &domain)?,
+            Surrogate::Pinn => {
+                let start = self.start(&standardizer, nu, rng)?;
+                let cold = start.cold;
+                let step = self.pinn_step(start, observed, field, rng, &domain)?;
+                self.since_cold = if cold { 1 } else { self.since_cold + 1 };
+                step
+            }
             Surrogate::NtkGp => {
                 let y: Vec<f64> = field.iter().map(|v| standardizer.forward(*v)).collect();
                 let gp = ntk_gp::NtkPinnGp::fit(self, phi, &k_uu, &k_ur, &y, &standardizer)?;
@@ -441,21 +475,58 @@ struct Step {
     diagnostics: Diagnostics,
 }
 
+/// The network a fit starts from, and whether it is a cold start.
+struct Start {
+    net: Mlp,
+    cold: bool,
+}
+
 impl PinnBo {
-    /// The PINN trained from θ0 with output scale s ν_t on the observed field values.
-    fn train_pinn(
+    /// Whether a fit can start from the previous step's network (which is then state).
+    fn warm_starts(&self) -> bool {
+        self.config.surrogate == Surrogate::Pinn && self.config.retrain_every > 1
+    }
+
+    /// Where the next fit starts: warm from the previous network while the schedule allows,
+    /// otherwise θ0 (or a fresh draw) with output scale `s ν_t` and bias at the mean.
+    fn start(
         &self,
-        observed: Tensor,
-        field: Vec<f64>,
         standardizer: &Standardizer,
         nu: f64,
-    ) -> Result<(Mlp, Diagnostics), StrategyError> {
-        let clock = std::time::Instant::now();
-        let mut net = self.initial.deep_copy().within(PART)?;
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Start, StrategyError> {
+        if let Some(previous) = &self.previous {
+            if self.since_cold < self.config.retrain_every {
+                let net = previous.deep_copy().within(PART)?;
+                return Ok(Start { net, cold: false });
+            }
+        }
+        let mut net = match self.config.init {
+            Init::Fixed => self.initial.deep_copy(),
+            Init::Fresh => {
+                let d = self.lo.len();
+                Mlp::new(self.config.network(d), rng.random(), &Device::Cpu).and_then(|net| {
+                    net.normalize_inputs(&self.lo, &self.hi)?;
+                    Ok(net)
+                })
+            }
+        }
+        .within(PART)?;
         let scale = standardizer.std * nu;
         net.set_output_scale(scale);
         net.set_output_bias(standardizer.mean / scale)
             .within(PART)?;
+        Ok(Start { net, cold: true })
+    }
+
+    /// The PINN trained from `start` on the observed field values.
+    fn train_pinn(
+        &self,
+        start: Start,
+        observed: Tensor,
+        field: Vec<f64>,
+    ) -> Result<(Mlp, Diagnostics), StrategyError> {
+        let clock = std::time::Instant::now();
         let n = field.len();
         let data = Observations {
             points: observed,
@@ -463,7 +534,7 @@ impl PinnBo {
         };
         let c = &self.config;
         let training = TrainConfig {
-            epochs: c.epochs,
+            epochs: if start.cold { c.epochs } else { c.warm_epochs },
             lr: c.lr,
             lr_decay: c.lr_decay,
             decay_every: 100,
@@ -473,32 +544,34 @@ impl PinnBo {
             batch: None,
             shuffle_seed: 0,
         };
-        let report = train(&net, Some(&data), &self.terms, &training).within(PART)?;
+        let report = train(&start.net, Some(&data), &self.terms, &training).within(PART)?;
         let diagnostics = Diagnostics {
             train_seconds: Some(clock.elapsed().as_secs_f64()),
             train_loss: Some(report.final_loss),
             epochs: Some(report.epochs as u64),
             ..Diagnostics::default()
         }
-        .with("restored_best", report.restored_best);
-        Ok((net, diagnostics))
+        .with("restored_best", report.restored_best)
+        .with("cold_fit", start.cold);
+        Ok((start.net, diagnostics))
     }
 
-    /// The PINN surrogate's step: its minimizer.
+    /// The PINN surrogate's step: its minimizer. The trained network becomes the next warm
+    /// start.
     fn pinn_step(
-        &self,
+        &mut self,
+        start: Start,
         observed: Tensor,
         field: Vec<f64>,
-        standardizer: &Standardizer,
-        nu: f64,
         rng: &mut ChaCha8Rng,
         domain: &Domain,
     ) -> Result<Step, StrategyError> {
         let d = domain.d;
         let sign = self.minimized_sign();
-        let (net, diagnostics) = self.train_pinn(observed, field, standardizer, nu)?;
+        let (net, diagnostics) = self.train_pinn(start, observed, field)?;
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
         let (unit, predicted) = minimize(&f, None, domain, self.config.search, rng).within(PART)?;
+        self.previous = Some(net);
         Ok(Step {
             unit,
             predicted,
@@ -510,8 +583,11 @@ impl PinnBo {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::surrogates::dense::Spd;
+    use crate::surrogates::neural::to_mat;
     use pinnbo_ad::tangent::jacobian;
     use pinnbo_dsl::{compile, Source};
+    use rand::SeedableRng;
 
     const PROBLEM: &str = "problem \"tiny\"\nvar x in [0, 2]\nfield f(x)\n\
         pde dxx(f) + x * f = x\nminimize f\noracle command \"unused {x}\"\n";
@@ -558,7 +634,8 @@ mod tests {
         };
         let big_phi = jac(&|| net.forward(&x)?.flatten_all());
         let term = &bo.terms[0];
-        let big_omega = jac(&|| term.residual.evaluate(net, &term.points)? * bo.units.sqrt());
+        let scales = Tensor::new(bo.scales.as_slice(), &Device::Cpu).unwrap();
+        let big_omega = jac(&|| term.residual.evaluate(net, &term.points)? * &scales);
         let p = net.parameter_count();
         assert_eq!(big_phi.ncols(), p);
         let (uu, rr) = (
@@ -580,6 +657,105 @@ mod tests {
             info > 0.0,
             "the observations and the pde share information: {info}"
         );
+    }
+
+    /// With `scaling point`, every scaled residual has the prior variance of a value at its
+    /// point, even next to a coefficient's pole; with one global factor, the few points
+    /// nearest the pole carry almost all of it.
+    #[test]
+    fn point_scaling_gives_every_residual_the_prior_variance_of_a_value() {
+        let text = PROBLEM.replace("pde dxx(f) + x * f = x", "pde dxx(f) / (x - 0.71) + f = x");
+        let problem = compile(&Source::new("pole.pde", text.as_str()))
+            .unwrap()
+            .problem;
+        let build = |scaling| {
+            let config = PinnBoConfig {
+                width: 8,
+                depth: 1,
+                residual_points: 64,
+                scaling,
+                ..PinnBoConfig::default()
+            };
+            PinnBo::new(config, &problem, &OperatorRegistry::new(), 4).unwrap()
+        };
+        let bo = build(ResidualScaling::Point);
+        let term = &bo.terms[0];
+        let phi = Factors::of_values(&bo.initial, &term.points).unwrap();
+        let value_variance = column(gram_diagonal(&phi)).unwrap();
+        assert_eq!(value_variance.len(), bo.k_rr.nrows());
+        for (j, v) in value_variance.iter().enumerate() {
+            let r = bo.k_rr[(j, j)];
+            assert!((r - v).abs() < 1e-9 * v, "point {j}: {r} vs {v}");
+        }
+        let global = build(ResidualScaling::Global);
+        let mut diagonal: Vec<f64> = (0..64).map(|j| global.k_rr[(j, j)]).collect();
+        diagonal.sort_by(f64::total_cmp);
+        let total: f64 = diagonal.iter().sum();
+        let top_three: f64 = diagonal[61..].iter().sum();
+        assert!(top_three > 0.5 * total, "{top_three} of {total}");
+    }
+
+    /// A cold fit starts from θ0 itself (`init fixed`) or from a new draw per fit that the
+    /// stream decides (`init fresh`); between cold fits the previous network is the start.
+    #[test]
+    fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_network() {
+        let build = |init, retrain_every| {
+            let config = PinnBoConfig {
+                width: 6,
+                depth: 1,
+                residual_points: 8,
+                epochs: 5,
+                warm_epochs: 3,
+                init,
+                retrain_every,
+                ..PinnBoConfig::default()
+            };
+            PinnBo::new(config, &problem(), &OperatorRegistry::new(), 5).unwrap()
+        };
+        let standardizer = Standardizer::fit(&[1.0, 2.0, 4.0]);
+        let weights = |start: Start| start.net.flat_weights::<f64>().unwrap();
+        let from = |bo: &PinnBo, seed| {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let start = bo.start(&standardizer, 1.5, &mut rng).unwrap();
+            assert!(start.cold);
+            weights(start)
+        };
+        let fixed = build(Init::Fixed, 1);
+        let theta0 = fixed.initial.flat_weights::<f64>().unwrap();
+        let output_bias = |w: &[f64]| w[w.len() - 1];
+        let hidden = |w: &[f64]| w[..w.len() - 1].to_vec();
+        assert_eq!(hidden(&from(&fixed, 1)), hidden(&theta0));
+        assert_eq!(from(&fixed, 1), from(&fixed, 2));
+        let fresh = build(Init::Fresh, 1);
+        assert_eq!(from(&fresh, 1), from(&fresh, 1));
+        assert_ne!(hidden(&from(&fresh, 1)), hidden(&from(&fresh, 2)));
+        assert_ne!(hidden(&from(&fresh, 1)), hidden(&theta0));
+        // The output bias starts at the mean, in units of the output scale s ν.
+        let scale = standardizer.std * 1.5;
+        assert!((output_bias(&from(&fresh, 1)) - standardizer.mean / scale).abs() < 1e-12);
+
+        let mut warm = build(Init::Fresh, 2);
+        let space = Space::of(&problem());
+        let history: Vec<Observed> = [0.2, 0.5, 0.9]
+            .iter()
+            .zip([1.0, 2.0, 4.0])
+            .map(|(u, y)| Observed {
+                unit: vec![*u],
+                objective: y,
+                constraints: vec![],
+                proposed: false,
+            })
+            .collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        let first = warm.propose(&space, &history, &mut rng).unwrap();
+        assert_eq!(first.diagnostics.get("cold_fit").and_then(|v| v.as_bool()), Some(true));
+        let trained = warm.previous.as_ref().unwrap().flat_weights::<f64>().unwrap();
+        let next = warm.start(&standardizer, 1.5, &mut rng).unwrap();
+        assert!(!next.cold);
+        assert_eq!(weights(next), trained);
+        let second = warm.propose(&space, &history, &mut rng).unwrap();
+        assert_eq!(second.diagnostics.get("cold_fit").and_then(|v| v.as_bool()), Some(false));
+        assert!(warm.start(&standardizer, 1.5, &mut rng).unwrap().cold);
     }
 
     /// An objective that is not a field of all the variables is refused with the reason.

@@ -7,14 +7,15 @@
 //! K̂ = [[K_uu + λ I, K_ur], [K_ru, K_rr + λ I]],   k_x = [K(x, X), K(x, Z)]
 //! ```
 //!
-//! with residual features scaled by c (module `pinn_bo`) and every block divided by the mean
+//! with residual features scaled by c_j (module `pinn_bo`) and every block divided by the mean
 //! prior variance over the residual points, so that the prior's scale is the standardized
 //! observations'. The field is `s f' + μ_y`, so for a
 //! linear operator N[f] = g reads N[f'] = (g − N[μ_y]) / s: the residual of the constant
 //! function μ_y supplies `N[μ_y] − g` (a network with zero last layer and output bias μ_y
 //! is exactly that constant, derivatives included).
 
-use super::{joint_gram, PinnBo, Step, PART};
+use super::information::joint_gram;
+use super::{PinnBo, Step, PART};
 use crate::acquisition::trust_region::Domain;
 use crate::space::Standardizer;
 use crate::strategies::Within;
@@ -153,7 +154,7 @@ impl NtkPinnGp {
     }
 }
 
-/// `(g − N[μ_y]) / s · c` at every residual point, in the order of the residual features.
+/// `(g − N[μ_y]) / s · c_j` at every residual point, in the order of the residual features.
 fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>, StrategyError> {
     let d = bo.lo.len();
     let config = MlpConfig {
@@ -162,13 +163,12 @@ fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>
     };
     let constant = Mlp::new(config, 0, &Device::Cpu).within(PART)?;
     constant.set_output_bias(standardizer.mean).within(PART)?;
-    let c = bo.units.sqrt();
     let mut out = Vec::new();
     for term in &bo.terms {
         let r = column(term.residual.evaluate(&constant, &term.points)).within(PART)?;
-        out.extend(r.iter().map(|r| -r / standardizer.std * c));
+        out.extend(r.iter().map(|r| -r / standardizer.std));
     }
-    Ok(out)
+    Ok(out.iter().zip(&bo.scales).map(|(r, c)| r * c).collect())
 }
 
 #[cfg(test)]
@@ -215,7 +215,11 @@ mod tests {
         let term = &bo.terms[0];
         let omega =
             to_mat(&jacobian(net, || term.residual.evaluate(net, &term.points)).unwrap()).unwrap();
-        let u: Vec<f64> = linear(&omega).iter().map(|v| v * bo.units.sqrt()).collect();
+        let u: Vec<f64> = linear(&omega)
+            .iter()
+            .zip(&bo.scales)
+            .map(|(v, c)| v * c)
+            .collect();
         assert!(y.len() + u.len() >= p);
         let (phi, k_uu, k_ur) = bo.observed_grams(&observed).unwrap();
         let gp = NtkPinnGp::fit_with(&bo, phi, &k_uu, &k_ur, &y, Some(u)).unwrap();
