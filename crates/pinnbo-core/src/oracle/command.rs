@@ -4,15 +4,44 @@
 //! run by `sh -c` in the problem file's directory (or `workdir`). Stdout holds one number (the
 //! objective) or JSON `{"objective": .., "constraints": [..]}`. A non-zero exit, a timeout, or
 //! unreadable output is a [`Failure`] with the reason; the run goes on.
+//!
+//! The command runs in a process group of its own. When its shell exits, the evaluation is
+//! over: whatever the group still runs (a background job holding stdout open) is ended. On a
+//! timeout the whole group is ended, not only the shell: SIGTERM, then SIGKILL after
+//! [`GRACE`]. A program that must outlive an evaluation starts its own session (`setsid`).
 
 use super::{Evaluation, Failure, Oracle, SetupError};
 use pinnbo_dsl::ir::{CommandOracle as Spec, OutputFormat, TemplatePart};
 use pinnbo_dsl::Problem;
+use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
 use std::io::Read;
+use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
+
+/// How long an ended command's processes have between SIGTERM and SIGKILL.
+pub const GRACE: Duration = Duration::from_secs(2);
+
+/// Ends every process left in the process group `group`: SIGTERM, then SIGKILL to whatever
+/// is still there after [`GRACE`].
+fn end_group(group: u32) {
+    let Some(group) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    if kill_process_group(group, Signal::TERM).is_err() {
+        return; // nothing left in the group
+    }
+    let deadline = Instant::now() + GRACE;
+    while Instant::now() < deadline {
+        if test_kill_process_group(group).is_err() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = kill_process_group(group, Signal::KILL);
+}
 
 pub struct CommandOracle {
     template: Vec<TemplatePart>,
@@ -161,8 +190,10 @@ impl Oracle for CommandOracle {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
+            .process_group(0)
             .spawn()
             .map_err(|e| Failure::Spawn(format!("`{line}`: {e}")))?;
+        let group = child.id();
         // Read both pipes while waiting, so a chatty program cannot block on a full pipe.
         let read = |pipe: Option<Box<dyn Read + Send>>| {
             std::thread::spawn(move || {
@@ -191,16 +222,22 @@ impl Oracle for CommandOracle {
             Some(limit) => match child.wait_timeout(limit) {
                 Ok(Some(status)) => status,
                 Ok(None) => {
-                    let _ = child.kill();
+                    end_group(group);
                     let _ = child.wait();
                     return Err(Failure::Timeout(limit.as_secs_f64()));
                 }
-                Err(e) => return Err(Failure::Other(format!("waiting for `{line}`: {e}"))),
+                Err(e) => {
+                    end_group(group);
+                    return Err(Failure::Other(format!("waiting for `{line}`: {e}")));
+                }
             },
-            None => child
-                .wait()
-                .map_err(|e| Failure::Other(format!("waiting for `{line}`: {e}")))?,
+            None => child.wait().map_err(|e| {
+                end_group(group);
+                Failure::Other(format!("waiting for `{line}`: {e}"))
+            })?,
         };
+        // The shell is done; what it left running would keep the pipes open.
+        end_group(group);
         let stdout = stdout.join().unwrap_or_default();
         let stderr = stderr.join().unwrap_or_default();
         if !status.success() {
@@ -222,6 +259,74 @@ impl Oracle for CommandOracle {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pinnbo_dsl::{compile, Source};
+
+    /// A command oracle for `command`, run in `dir`, with an optional timeout.
+    fn oracle(dir: &std::path::Path, command: &str, timeout: &str) -> CommandOracle {
+        let text = format!(
+            "problem \"p\"\nvar x in [0, 1]\nminimize x\noracle command \"{command}\" {{ {timeout} }}\n"
+        );
+        let name = dir.join("p.pde");
+        let problem = compile(&Source::new(name.to_str().unwrap(), text.as_str()))
+            .unwrap()
+            .problem;
+        match &problem.oracle {
+            pinnbo_dsl::ir::Oracle::Command(spec) => CommandOracle::new(&problem, spec).unwrap(),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    fn alive(pid: &str) -> bool {
+        let pid = Pid::from_raw(pid.trim().parse().unwrap()).unwrap();
+        rustix::process::test_kill_process(pid).is_ok()
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir =
+            std::env::temp_dir().join(format!("pinnbo-command-{name}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    /// A timeout ends the program the shell started and its children, not only the shell.
+    #[test]
+    fn a_timeout_ends_the_whole_process_group() {
+        let dir = scratch("timeout");
+        std::fs::write(
+            dir.join("slow.sh"),
+            "#!/bin/sh\nsleep 60 &\necho $! > child.pid\nwait\n",
+        )
+        .unwrap();
+        let mut o = oracle(&dir, "sh slow.sh {x}", "timeout 1 s");
+        let result = o.evaluate(&[0.5]);
+        assert!(matches!(result, Err(Failure::Timeout(_))), "{result:?}");
+        let pid = std::fs::read_to_string(dir.join("child.pid")).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            !alive(&pid),
+            "the script's child {pid} outlived the timeout"
+        );
+    }
+
+    /// A background job that keeps stdout open neither delays the result nor survives it.
+    #[test]
+    fn a_background_job_holding_stdout_is_ended_with_the_command() {
+        let dir = scratch("background");
+        let mut o = oracle(&dir, "sleep 30 & echo $! > bg.pid; echo 0.25", "");
+        let clock = Instant::now();
+        let result = o.evaluate(&[0.5]).unwrap();
+        assert_eq!(result.objective, 0.25);
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "waited for the background job"
+        );
+        let pid = std::fs::read_to_string(dir.join("bg.pid")).unwrap();
+        std::thread::sleep(Duration::from_millis(100));
+        assert!(
+            !alive(&pid),
+            "the background job {pid} outlived the evaluation"
+        );
+    }
 
     #[test]
     fn json_output_is_checked_against_the_problem() {

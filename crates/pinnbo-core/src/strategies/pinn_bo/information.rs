@@ -98,4 +98,3 @@ pub(super) fn block_gram(rows: &[Factors], cols: &[Factors]) -> Result<Mat<f64>,
     }
     Ok(out)
 }
-
