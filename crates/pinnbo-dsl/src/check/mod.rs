@@ -319,9 +319,36 @@ fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     out
 }
 
+/// A name that is one plain folder or file name: it cannot climb out of an output folder
+/// (`..`, `/`), hide (`.`), or surprise a shell.
+pub fn is_safe_name(name: &str) -> bool {
+    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
+    name.len() <= 100
+        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
+        && name.chars().all(plain)
+}
+
+/// The file's base name without `.pde`, made safe ([`is_safe_name`]): other characters
+/// become `_`, and a name that is still unsafe becomes `problem`.
 fn default_name(file_name: &str) -> String {
     let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
-    base.strip_suffix(".pde").unwrap_or(base).to_string()
+    let stem = base.strip_suffix(".pde").unwrap_or(base);
+    let safe: String = stem
+        .chars()
+        .take(100)
+        .map(|c| {
+            if is_safe_name(&format!("a{c}")) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if is_safe_name(&safe) {
+        safe
+    } else {
+        "problem".into()
+    }
 }
 
 /// Statements collected during the second pass.
@@ -491,7 +518,20 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
             }
         }
         StmtKind::Problem(name) => {
-            if seen.once(cx, "problem", stmt.span) {
+            if !is_safe_name(name) {
+                cx.error(
+                    Diagnostic::error(
+                        "pde::unsafe-name",
+                        stmt.span,
+                        format!("the problem's name {name:?} cannot name a folder"),
+                    )
+                    .with_label("names output folders and files")
+                    .with_help(
+                        "use letters, digits, `.`, `_` and `-` (at most 100, starting with a \
+                         letter or digit)",
+                    ),
+                );
+            } else if seen.once(cx, "problem", stmt.span) {
                 p.name = Some(name.clone());
             }
         }
@@ -499,5 +539,22 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         | StmtKind::Const { .. }
         | StmtKind::Fn { .. }
         | StmtKind::Field { .. } => {}
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::*;
+
+    /// A name taken from the file's name is always one plain folder name.
+    #[test]
+    fn default_names_are_safe_folder_names() {
+        assert_eq!(default_name("problems/beam.pde"), "beam");
+        assert_eq!(default_name("../x/my beam (v2).pde"), "my_beam__v2_");
+        assert_eq!(default_name("dir/..pde"), "problem");
+        assert_eq!(default_name(".hidden.pde"), "problem");
+        assert!(!is_safe_name("../../tmp/x"));
+        assert!(!is_safe_name("/etc"));
+        assert!(is_safe_name("styblinski-tang-10"));
     }
 }
