@@ -477,3 +477,62 @@ fn the_default_folder_never_overwrites_an_earlier_run() {
     assert!(text(&o.stderr)
         .contains("already holds a run; continue it with --resume quadratic-random-seed0"));
 }
+
+/// A resumed journal is checked record by record against its header and the problem: an
+/// edit that would change the run (or crash a surrogate) is refused with its line.
+#[test]
+fn resume_refuses_records_that_do_not_fit_the_header_or_the_problem() {
+    let problem = "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+                   minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget 5, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-resume-validate", problem, &[]);
+    let made = pinnbo(&dir, &["solve", "problem.pde", "--out", "run", "--quiet"]);
+    assert!(made.status.success(), "{}", text(&made.stderr));
+    let journal = std::fs::read_to_string(dir.join("run/journal.jsonl")).unwrap();
+    let edited = |name: &str, line: usize, edit: &dyn Fn(&mut Value)| {
+        let lines: Vec<String> = journal
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i + 1 == line {
+                    let mut v: Value = serde_json::from_str(l).unwrap();
+                    edit(&mut v);
+                    v.to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        std::fs::create_dir_all(dir.join(name)).unwrap();
+        std::fs::write(
+            dir.join(name).join("journal.jsonl"),
+            lines.join("\n") + "\n",
+        )
+        .unwrap();
+        let out = pinnbo(&dir, &["solve", "problem.pde", "--resume", name, "--quiet"]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        text(&out.stderr)
+    };
+    assert_eq!(
+        edited("short", 5, &|v| v["x"] = serde_json::json!([0.5])),
+        "error: short/journal.jsonl: line 5: record 3: x has 1 value(s), the problem has 2 \
+         variable(s)\n"
+    );
+    assert_eq!(
+        edited("outside", 6, &|v| v["x"][1] = serde_json::json!(2.5)),
+        "error: outside/journal.jsonl: line 6: record 4: x[1] = 2.5 is outside the bounds \
+         [0, 2] of `x2`\n"
+    );
+    let seed = edited("seed", 1, &|v| v["seed"] = serde_json::json!(4));
+    assert!(
+        seed.ends_with(
+            "line 2: record 0: it was drawn from seed 0 at index 0, not from the header's seed 4\n"
+        ),
+        "{seed}"
+    );
+    let design = edited("design", 3, &|v| v["x"][0] = serde_json::json!(0.123));
+    assert!(
+        design.contains("line 3: record 1: x = [0.123, ")
+            && design.contains("is not the initial design's point"),
+        "{design}"
+    );
+}

@@ -291,14 +291,14 @@ const PINN_BO: &[Spec] = &[
     Spec::new(
         "retrain_every",
         Kind::Int { min: 1 },
-        Default::Int(1),
+        Default::Int(5),
         "steps from one cold fit to the next; in between, the previous network trains on \
          (saved with the journal for --resume)",
     ),
     Spec::new(
         "warm_epochs",
         Kind::Int { min: 1 },
-        Default::Int(200),
+        Default::Int(100),
         "full-batch Adam steps of a warm fit",
     ),
     Spec::new(

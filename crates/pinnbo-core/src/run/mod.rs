@@ -11,6 +11,7 @@ pub mod journal;
 pub mod observer;
 pub mod outputs;
 mod strategy_state;
+mod validate;
 
 use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
@@ -169,6 +170,16 @@ impl Run {
             )));
         }
         let mut run = Run::assemble(setup, journal, records, dir);
+        validate::records(
+            &run.problem,
+            &run.space,
+            run.config.seed,
+            &run.initial,
+            &run.records,
+        )
+        .map_err(|why| {
+            RunError::Mismatch(format!("{}: {why}", dir.join("journal.jsonl").display()))
+        })?;
         run.failures_in_a_row = run
             .records
             .iter()
