@@ -422,6 +422,61 @@ fn too_many_failures_in_a_row_stop_the_run_with_exit_3_and_keep_the_journal() {
     assert!(err.contains("continue with --resume run"), "{err}");
     assert_eq!(records(&dir.join("run")).len(), 3);
     assert!(dir.join("run/summary.json").exists());
+
+    // Mended, the run resumes with new tries and finishes.
+    std::fs::write(dir.join("broken.sh"), "#!/bin/sh\necho 0.5\n").unwrap();
+    let o = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--resume",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 10);
+    assert!(all[3..].iter().all(|r| r["observed"]["objective"] == 0.5));
+}
+
+/// A model-based method with no successful evaluation yet proposes uniformly (marked in the
+/// journal) instead of stopping; once something succeeds, the model takes over.
+#[test]
+fn failures_before_the_first_success_follow_max_failures() {
+    let problem = "problem \"flaky\"\nvar x1 in [0, 1]\nfield f(x1)\nminimize f\n\
+        oracle command \"./flaky.sh {x1}\" { max_failures 5 }\nbudget 7, init 2 sobol\n\
+        method gp-ei\n";
+    let script = "#!/bin/sh\nn=$(cat count 2>/dev/null || echo 0)\necho $((n + 1)) > count\n\
+        if [ $n -lt 4 ]; then echo 'warming up' >&2; exit 1; fi\necho \"$1\"\n";
+    let dir = scratch("solve-flaky", problem, &[("flaky.sh", script)]);
+    let o = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(o.status.success(), "{}", text(&o.stderr));
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 7);
+    assert!(all[..4].iter().all(|r| r["failure"].is_string()));
+    assert!(all[4..]
+        .iter()
+        .all(|r| r["observed"]["objective"].is_number()));
+    for (i, r) in all.iter().enumerate() {
+        let fallback = r["diagnostics"]["fallback"].as_str();
+        let expected = (2..=4)
+            .contains(&i)
+            .then_some("no successful evaluation yet");
+        assert_eq!(fallback, expected, "record {i}");
+    }
 }
 
 #[test]

@@ -20,7 +20,7 @@ use design::Design;
 use journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
 pub use observer::Observer;
 use pinnbo_dsl::Problem;
-use rand::SeedableRng;
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -93,6 +93,8 @@ pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
 }
 
 const PROPOSE: u64 = 1;
+/// The diagnostic that marks a step proposed uniformly because nothing had succeeded yet.
+const FALLBACK: &str = "fallback";
 const NOISE: u64 = 2;
 const PICTURE: u64 = 3;
 
@@ -180,12 +182,9 @@ impl Run {
         .map_err(|why| {
             RunError::Mismatch(format!("{}: {why}", dir.join("journal.jsonl").display()))
         })?;
-        run.failures_in_a_row = run
-            .records
-            .iter()
-            .rev()
-            .take_while(|r| r.failure.is_some())
-            .count();
+        // Failures before the stop are journaled; a resumed run gets `max_failures` new tries
+        // (the user resumes after mending the oracle).
+        run.failures_in_a_row = 0;
         if let Some(last) = run.last_proposal() {
             let saved = strategy_state::load(dir, last)?;
             // A finished run needs its state only for the final pictures, so it may lack it.
@@ -227,12 +226,13 @@ impl Run {
         }
     }
 
-    /// The index of the last journaled proposal (not an initial-design point).
+    /// The index of the last journaled proposal of the strategy (not an initial-design point
+    /// or a fallback).
     fn last_proposal(&self) -> Option<usize> {
         self.records
             .iter()
             .rev()
-            .find(|r| r.phase == Phase::Step)
+            .find(|r| r.phase == Phase::Step && r.diagnostics.get(FALLBACK).is_none())
             .map(|r| r.index)
     }
 
@@ -278,6 +278,13 @@ impl Run {
                 self.initial[index].clone(),
                 Diagnostics::default(),
             )
+        } else if !self.records.iter().any(|r| r.observed.is_some()) {
+            // Nothing succeeded yet, so a model has nothing to fit: a uniform point keeps the
+            // run going, and `max_failures` alone decides when to stop.
+            let mut rng = stream(self.config.seed, PROPOSE, index);
+            let unit = (0..self.space.dim()).map(|_| rng.random::<f64>()).collect();
+            let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
+            (Phase::Step, unit, diagnostics)
         } else {
             let history = self.observed();
             let mut rng = stream(self.config.seed, PROPOSE, index);
@@ -377,7 +384,6 @@ impl Run {
         RunError::TooManyFailures(self.failures_in_a_row, last)
     }
 
-    /// Successful evaluations as the strategies see them (unit points, minimized objective).
     /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
     /// fitted to every successful evaluation; None for a method without one.
     pub fn surrogate_mean(&mut self, points: &[Vec<f64>]) -> Result<Option<Vec<f64>>, RunError> {
@@ -392,6 +398,7 @@ impl Run {
             })
     }
 
+    /// Successful evaluations as the strategies see them (unit points, minimized objective).
     pub fn observed(&self) -> Vec<Observed> {
         self.records
             .iter()
