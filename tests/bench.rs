@@ -287,5 +287,10 @@ fn bench_refuses_unknown_methods_and_a_foreign_reference() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--against random is not one of --methods")
-    );
+    ); // A seed count is a list of runs made before any starts: bounded.
+    let out = pinnbo(&dir, &["bench", "quadratic.pde", "--seeds", "99999999999"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "invalid value '99999999999' for '--seeds <SEEDS>': 99999999999 is not in 1..=10000"
+    ));
 }

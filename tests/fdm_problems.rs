@@ -279,3 +279,52 @@ fn unsupported_and_bad_inputs_are_located_in_the_file() {
     assert_eq!(code, "fdm::grid");
     assert!(rendered.contains("MiB, above the limit"), "{rendered}");
 }
+
+/// Every size a file controls is checked against the `memory` setting before anything is
+/// allocated: time steps (the whole history is kept), a beam's points, a plate's grid.
+#[test]
+fn sizes_beyond_the_memory_setting_are_refused_before_allocating() {
+    let rod = |settings: &str| {
+        format!(
+            "var x in [0, 1], t in [0, 1]\nfield u(x, t)\npde d(u, t) = dxx(u)\nmaximize u\n\
+             oracle fdm {{\n  {settings}\n  u(x, 0) = sin(pi*x)\n  u(0, t) = 0\n  u(1, t) = 0\n}}"
+        )
+    };
+    for settings in [
+        "points 33, steps 100000000000",
+        "grid 33 x 33, steps 1000000000",
+    ] {
+        let text = if settings.starts_with("grid") {
+            rod(settings)
+                .replace("var x in [0, 1], t", "var x in [0, 1], y in [0, 1], t")
+                .replace("u(x, t)", "u(x, y, t)")
+                .replace("dxx(u)", "dxx(u) + dyy(u)")
+                .replace("u(x, 0) = sin(pi*x)", "u(x, y, 0) = 0")
+                .replace(
+                    "u(0, t) = 0\n  u(1, t) = 0",
+                    "u(0, y, t) = 0\n  u(1, y, t) = 0\n  u(x, 0, t) = 0\n  u(x, 1, t) = 0",
+                )
+        } else {
+            rod(settings)
+        };
+        let (code, rendered) = setup_error(&text);
+        assert_eq!(code, "fdm::grid", "{rendered}");
+        assert!(
+            rendered.contains("above the limit of 8192 MiB"),
+            "{rendered}"
+        );
+        assert!(rendered.contains("test.pde:5:1"), "{rendered}");
+    }
+    // The same rod within a raised limit is solved; below it, refused.
+    let small = rod("points 33, steps 2000, memory 0.0001");
+    let (code, rendered) = setup_error(&small);
+    assert_eq!(code, "fdm::grid", "{rendered}");
+    assert!(rendered.contains("above the limit of 0 MiB"), "{rendered}");
+    assert!(solve(&problem(&rod("points 33, steps 2000"))).is_ok());
+
+    let beam = "var x in [0, 1]\nfield w(x)\npde d(w, x, 4) = 1\nminimize w\n\
+                oracle fdm {\n  points 100000000\n  w = 0 at x = 0\n  w = 0 at x = 1\n  \
+                d(w, x, 2) = 0 at x = 0\n  d(w, x, 2) = 0 at x = 1\n}";
+    let (code, rendered) = setup_error(beam);
+    assert_eq!(code, "fdm::grid", "{rendered}");
+}

@@ -14,6 +14,10 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+/// The most seeds one benchmark takes: every seed is a run per problem and method, and the
+/// plan lists them all before starting.
+const MAX_SEEDS: u64 = 10_000;
+
 /// `--quick`: this many seeds and steps after each problem's initial design.
 const QUICK_SEEDS: u64 = 3;
 const QUICK_STEPS: usize = 5;
@@ -35,8 +39,8 @@ pub struct Options {
     )]
     pub methods: Vec<String>,
     /// Seeds 0..N, shared by all methods (the same initial design and noise per seed)
-    /// [default: 10, or 3 with --quick].
-    #[arg(long)]
+    /// [default: 10, or 3 with --quick; at most 10,000].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_SEEDS))]
     pub seeds: Option<u64>,
     /// Total evaluations per run, overriding every file's budget.
     #[arg(long)]

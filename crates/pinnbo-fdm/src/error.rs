@@ -7,7 +7,7 @@ pub enum FdmError {
     GridTooSmall { min: usize, got: usize },
     #[error(
         "the grid would need about {estimate_mib} MiB, above the limit of {limit_mib} MiB; \
-         use fewer points or raise the limit"
+         use fewer points or steps, or raise the oracle's `memory` setting"
     )]
     TooLarge { estimate_mib: u64, limit_mib: u64 },
     #[error("{what} is not finite at {location}")]

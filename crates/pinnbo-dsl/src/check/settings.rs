@@ -41,6 +41,13 @@ pub(crate) const FDM: &[Spec] = &[
         "the moments `pinnbo fdm` draws for a two-dimensional transient field",
     ),
     Spec::new(
+        "memory",
+        Kind::Positive,
+        Default::Number(8.0),
+        "GiB one solve may use (its grid, factorization and time history); a larger one is \
+         refused before anything is allocated",
+    ),
+    Spec::new(
         "interpolation",
         Kind::Choice(&["linear", "cubic"]),
         Default::Name("linear"),

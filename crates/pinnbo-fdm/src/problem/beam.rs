@@ -32,6 +32,7 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         .settings
         .int("points")
         .map_or(DEFAULT_POINTS, |n| n as usize);
+    cx.check_memory(n.saturating_mul(2), 1)?;
     let axis = Axis::new(p.coords[x].lo, p.coords[x].hi, n).map_err(|e| cx.solver_error(e))?;
     let mut ends = [Vec::new(), Vec::new()];
     for bc in &cx.oracle.conditions {

@@ -44,6 +44,8 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         (_, Some(dims)) => dims.to_vec(),
         _ => vec![default; space.len()],
     };
+    let nodes = counts.iter().try_fold(1usize, |a, &n| a.checked_mul(n));
+    cx.check_memory(nodes.unwrap_or(usize::MAX), counts.len())?;
     let axes = space
         .iter()
         .zip(&counts)
@@ -55,6 +57,15 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         |s| s as usize,
     );
     let (t0, t1) = (p.coords[time].lo, p.coords[time].hi);
+    // The whole history is kept (the oracle reads the field at any t), held twice while it
+    // is assembled into one field.
+    let history_bytes = 16.0 * (steps as f64 + 1.0) * nodes.unwrap_or(usize::MAX) as f64;
+    if history_bytes > cx.memory_limit() as f64 {
+        return Err(cx.solver_error(crate::FdmError::TooLarge {
+            estimate_mib: (history_bytes / 1048576.0).min(u64::MAX as f64) as u64,
+            limit_mib: cx.memory_limit() >> 20,
+        }));
+    }
 
     let mut initial = None;
     let mut faces = Vec::new();

@@ -83,6 +83,19 @@ pub(crate) struct Context<'p> {
 }
 
 impl Context<'_> {
+    /// The `memory` setting, in bytes.
+    fn memory_limit(&self) -> u64 {
+        let gib = self.oracle.settings.number("memory").unwrap_or(8.0);
+        (gib * (1u64 << 30) as f64).min(u64::MAX as f64) as u64
+    }
+
+    /// Refuses, before allocating, a solve on `unknowns` nodes in `dimensions` dimensions
+    /// that would need more than the `memory` setting.
+    fn check_memory(&self, unknowns: usize, dimensions: usize) -> Result<(), Failure> {
+        crate::grid::check_memory(unknowns, dimensions, self.memory_limit())
+            .map_err(|e| self.solver_error(e))
+    }
+
     /// The boundary condition's `lhs - rhs`, linearized in the field.
     fn condition(&self, bc: &BoundaryCondition) -> Option<Linear> {
         linearize(&bc.as_pde().residual(), self.oracle.field).ok()

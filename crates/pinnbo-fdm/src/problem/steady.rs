@@ -33,6 +33,7 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         .settings
         .dims("grid")
         .unwrap_or(&[DEFAULT_GRID, DEFAULT_GRID]);
+    cx.check_memory(dims[0].saturating_mul(dims[1]), 2)?;
     let (x, y) = (axis(a, dims[0])?, axis(b, dims[1])?);
 
     // Left, right, bottom, top: (normal coordinate, side, coordinate along the edge).
@@ -110,7 +111,7 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         },
     };
     let (matrix, rhs) = problem
-        .assemble(crate::grid::DEFAULT_MEMORY_LIMIT)
+        .assemble(cx.memory_limit())
         .map_err(|e| cx.solver_error(e))?;
     let factors: Factorization = matrix.factor().map_err(|e| cx.solver_error(e))?;
     let mut values = factors.solve(&rhs).map_err(|e| cx.solver_error(e))?;
