@@ -71,6 +71,13 @@ impl Expr {
         found
     }
 
+    /// The number of nodes in the tree.
+    pub fn size(&self) -> usize {
+        let mut n = 0;
+        self.visit(&mut |_| n += 1);
+        n
+    }
+
     /// The fields this expression mentions, in first-seen order.
     pub fn fields(&self) -> Vec<FieldId> {
         let mut out = Vec::new();

@@ -14,6 +14,11 @@ use crate::source::Span;
 /// How deeply user functions may call one another.
 const MAX_INLINE_DEPTH: usize = 32;
 
+/// The most nodes one inlined call may expand to. A function that uses another's result
+/// twice doubles per level when inlined (60 such lines would be 2^60 nodes); stopping at
+/// the first call past this bound keeps checking linear in the file's size.
+pub(crate) const MAX_INLINED_NODES: usize = 50_000;
+
 impl Lowerer<'_> {
     pub(super) fn call(&mut self, name: &Ident, args: &[Arg], span: Span) -> Lowered {
         let n = name.name.as_str();
@@ -234,6 +239,30 @@ impl Lowerer<'_> {
         let result = self.expr(&def.body);
         self.inlining.pop();
         self.locals = saved;
+        let size = match &result {
+            Some(Value::Scalar(e)) => e.size(),
+            Some(Value::Vector(v)) => v.iter().map(Expr::size).sum(),
+            None => 0,
+        };
+        if size > MAX_INLINED_NODES {
+            return self.err(
+                Diagnostic::error(
+                    "pde::too-large",
+                    span,
+                    format!(
+                        "`{}` expands to {size} expression nodes when inlined, more than \
+                         {MAX_INLINED_NODES}",
+                        name.name
+                    ),
+                )
+                .with_label("expands too far")
+                .with_related(def.name_span, "defined here")
+                .with_help(
+                    "functions are inlined at each use: one that uses another's result several \
+                     times doubles with each level",
+                ),
+            );
+        }
         result
     }
 

@@ -64,6 +64,9 @@ impl Lowerer<'_> {
             };
             match &e.kind {
                 ExprKind::Number(k) if k.fract() == 0.0 && *k >= 1.0 && !wrt.is_empty() => {
+                    // Checked before expanding: `d(u, x, 4000000000)` must not build the chain.
+                    let order = (wrt.len() as f64 + k - 1.0).min(u32::MAX as f64) as u32;
+                    self.check_order(order, span)?;
                     let last = *wrt.last()?;
                     wrt.extend(std::iter::repeat_n(last, *k as usize - 1));
                 }
