@@ -591,3 +591,67 @@ fn resume_refuses_records_that_do_not_fit_the_header_or_the_problem() {
         "{design}"
     );
 }
+
+/// SIGTERM (as Ctrl-C) stops the run before its next evaluation: the outputs are written,
+/// the exit code is 3, and the run resumes to its budget.
+#[test]
+fn a_signal_stops_the_run_cleanly_and_it_resumes() {
+    let dir = scratch(
+        "solve-signal",
+        &format!("{SLOW}method random\n"),
+        &[("slow.sh", SLOW_SH)],
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args([
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ])
+        .current_dir(&dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let journal = dir.join("run/journal.jsonl");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    let sent = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(sent.success());
+    let out = child.wait_with_output().unwrap();
+    let err = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(3), "{err}");
+    let done = records(&dir.join("run")).len();
+    assert!(done < 10, "the run went on to {done} evaluations");
+    assert!(
+        err.contains(&format!(
+            "error: interrupted by a signal after {done} evaluations"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("continue with --resume run"), "{err}");
+    assert!(dir.join("run/summary.json").exists());
+
+    let resumed = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--resume",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(records(&dir.join("run")).len(), 10);
+}

@@ -11,7 +11,8 @@ pub enum Exit {
     /// The command line itself is wrong: clap's usage errors, a malformed flag value, an
     /// unknown method.
     Usage = 2,
-    /// `solve` stopped early (too many failed evaluations in a row, a method error), or some
+    /// `solve` stopped early (too many failed evaluations in a row, a method error, Ctrl-C or
+    /// SIGTERM), or some
     /// `bench` run did; everything computed is journaled and summarized.
     Stopped = 3,
 }

@@ -10,7 +10,10 @@ use pinnbo_core::run::outputs;
 use pinnbo_core::run::{Run, RunConfig, RunError};
 use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
 use pinnbo_dsl::{Problem, Style};
+use signal_hook::consts::{SIGINT, SIGTERM};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  pinnbo solve problems/beam.pde\n  \
@@ -185,22 +188,39 @@ fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), Str
 }
 
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal).
+/// Ctrl-C or SIGTERM stops it before the next evaluation; a second one exits at once.
 fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
         ProgressBar::new(run.config().budget as u64)
     };
-    run.drive(&Progress { bar })
+    let stop = Arc::new(AtomicBool::new(false));
+    for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
+        // The conditional exit is registered first: it fires only when the flag is already
+        // set, i.e. on the second signal.
+        let registered =
+            signal_hook::flag::register_conditional_shutdown(signal, code, stop.clone())
+                .and_then(|_| signal_hook::flag::register(signal, stop.clone()));
+        if let Err(e) = registered {
+            bar.println(format!("warning: signals will stop the run at once: {e}"));
+        }
+    }
+    run.drive(&Progress { bar, stop })
 }
 
 /// The progress bar: evaluations done, the best feasible objective so far, failures as
-/// warnings above it.
+/// warnings above it; and the flag a signal sets.
 struct Progress {
     bar: ProgressBar,
+    stop: Arc<AtomicBool>,
 }
 
 impl Observer for Progress {
+    fn should_stop(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
     fn on_start(&self, run: &Run) {
         self.bar.set_style(
             ProgressStyle::with_template(

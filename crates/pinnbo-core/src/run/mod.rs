@@ -75,6 +75,8 @@ pub enum RunError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Mismatch(String),
+    #[error("interrupted by a signal after {0} evaluations")]
+    Interrupted(usize),
     #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
     TooManyFailures(usize, String),
     #[error("the {method} step failed at evaluation {index}: {source}")]
@@ -361,6 +363,9 @@ impl Run {
     pub fn drive(&mut self, observer: &dyn Observer) -> Result<(), RunError> {
         observer.on_start(self);
         let outcome = loop {
+            if !self.is_done() && observer.should_stop() {
+                break Err(RunError::Interrupted(self.records.len()));
+            }
             match self.step() {
                 Ok(Some(_)) => {
                     let record = self.records.last().expect("just journaled");

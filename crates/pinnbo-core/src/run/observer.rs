@@ -18,6 +18,12 @@ pub trait Observer {
     /// When the budget is spent (`Ok`) or the run stopped early (`Err`, as `drive` returns
     /// it); before any output is written.
     fn on_finish(&self, _run: &Run, _outcome: Result<(), &RunError>) {}
+
+    /// Asked before each evaluation: true ends the run there ([`RunError::Interrupted`]),
+    /// with everything evaluated so far journaled.
+    fn should_stop(&self) -> bool {
+        false
+    }
 }
 
 /// Follows nothing.
