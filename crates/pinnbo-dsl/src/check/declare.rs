@@ -184,6 +184,22 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
         );
         return None;
     }
+    if !(hi - lo).is_finite() {
+        cx.error(
+            Diagnostic::error(
+                "pde::unbounded",
+                item.bounds_span,
+                format!(
+                    "the bounds of `{}` are {lo:e} and {hi:e}: their distance is not a finite \
+                     number",
+                    item.name.name
+                ),
+            )
+            .with_label("too far apart")
+            .with_help("points are drawn between the bounds; rescale the variable"),
+        );
+        return None;
+    }
     let first = cx.coords.len();
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
