@@ -278,6 +278,21 @@ pub(crate) fn check(
             }
             _ => None,
         });
+    if let (Some(budget), Some((init, _)), Some(span)) =
+        (problem.budget, problem.init, problem.init_span)
+    {
+        if init > budget {
+            cx.error(
+                Diagnostic::error(
+                    "pde::init-over-budget",
+                    span,
+                    format!("an initial design of {init} points does not fit a budget of {budget}"),
+                )
+                .with_label("more than the budget")
+                .with_help("the budget counts every evaluation, the initial design's included"),
+            );
+        }
+    }
     let diags = finish(cx.diags.clone());
     if diags.iter().any(Diagnostic::is_error) {
         return (None, diags);
@@ -362,6 +377,7 @@ pub(crate) struct Partial {
     noise: Option<Noise>,
     budget: Option<u64>,
     init: Option<(u64, Design)>,
+    init_span: Option<Span>,
     seed: Option<u64>,
     pub oracle_stmt: Option<usize>,
     method_stmt: Option<usize>,
@@ -474,6 +490,7 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 _ => Design::Random,
             };
             p.init = n.map(|n| (n, design));
+            p.init_span = Some(stmt.span);
         }
         StmtKind::Seed(e) => {
             if seen.once(cx, "seed", stmt.span) {
