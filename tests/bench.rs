@@ -287,7 +287,16 @@ fn bench_refuses_unknown_methods_and_a_foreign_reference() {
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("--against random is not one of --methods")
-    ); // A seed count is a list of runs made before any starts: bounded.
+    );
+    // Nothing that applies: an error, not an empty report.
+    let out = pinnbo(
+        &dir,
+        &["bench", "quadratic.pde", "--methods", "pinn-bo", "--quick"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("error: none of --methods applies to any of the problems; nothing was run"));
+    // A seed count is a list of runs made before any starts: bounded.
     let out = pinnbo(&dir, &["bench", "quadratic.pde", "--seeds", "99999999999"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains(

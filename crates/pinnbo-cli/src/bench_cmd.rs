@@ -96,6 +96,13 @@ pub fn run(o: &Options, style: Style) -> Exit {
         }
     };
     let outcomes = execute(&plan, jobs, threads_per_run, o.quiet || o.json);
+    if outcomes
+        .iter()
+        .all(|out| matches!(out.status, bench::Status::NotApplicable(_)))
+    {
+        eprintln!("error: none of --methods applies to any of the problems; nothing was run");
+        return Exit::Usage;
+    }
     let rows: Vec<Vec<Row>> = outcomes
         .iter()
         .map(|out| {
