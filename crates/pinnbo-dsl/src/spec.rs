@@ -22,8 +22,8 @@ impl Kind {
             Kind::Int { min } => format!("an integer of at least {min}"),
             Kind::Positive => "a positive number".into(),
             Kind::Choice(options) => format!("one of {}", options.join(", ")),
-            Kind::Duration => "a duration such as `30 s` or `10 min`".into(),
-            Kind::Dims => "grid dimensions such as `129 x 129`".into(),
+            Kind::Duration => "a positive duration such as `30 s` or `10 min`".into(),
+            Kind::Dims => "grid dimensions of at least 3 each, such as `129 x 129`".into(),
             Kind::List => "a list of numbers such as `[0.1, 0.5, 1]`".into(),
             Kind::Str => "a string in double quotes".into(),
         }

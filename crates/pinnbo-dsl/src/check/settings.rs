@@ -163,6 +163,11 @@ fn describe_value(v: &Value) -> String {
     match v {
         Value::Number(x) => format!("the number {x}"),
         Value::Name(n) => format!("`{n}`"),
+        Value::Duration(d) => format!("a duration of {} s", d.as_secs_f64()),
+        Value::Dims(ds) => {
+            let shown: Vec<String> = ds.iter().map(f64::to_string).collect();
+            format!("`{}`", shown.join(" x "))
+        }
         other => other.type_name().to_string(),
     }
 }
