@@ -400,6 +400,14 @@ fn command(
             .with_help("add `output json` and print {\"objective\": .., \"constraints\": [..]}"),
         );
     }
+    if template.trim().is_empty() {
+        cx.diags.push(
+            Diagnostic::error("pde::empty-command", template_span, "the command is empty")
+                .with_label("nothing to run")
+                .with_help("name the program and its arguments, e.g. \"./simulate {x}\""),
+        );
+        return None;
+    }
     let parts = parse_template(cx, template, template_span)?;
     Some(CommandOracle {
         template: parts,
