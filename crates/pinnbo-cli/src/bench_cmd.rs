@@ -7,6 +7,7 @@ use crate::plot::{self, Band, Bands, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::bench::results::{self, Comparison, Report, Row};
 use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
+use pinnbo_core::run::atomic;
 use pinnbo_core::strategies::methods;
 use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
@@ -289,13 +290,13 @@ fn write_outputs(
     let io = |path: &Path, e: std::io::Error| format!("{}: {e}", path.display());
     std::fs::create_dir_all(out).map_err(|e| io(out, e))?;
     let csv = out.join("results.csv");
-    std::fs::write(&csv, results::csv(rows.iter().flatten())).map_err(|e| io(&csv, e))?;
+    atomic::write(&csv, results::csv(rows.iter().flatten()).as_bytes()).map_err(|e| io(&csv, e))?;
     let stats = out.join("stats.csv");
-    std::fs::write(&stats, stats_csv(&report.comparisons)).map_err(|e| io(&stats, e))?;
+    atomic::write(&stats, stats_csv(&report.comparisons).as_bytes()).map_err(|e| io(&stats, e))?;
     let md = out.join("report.md");
-    std::fs::write(&md, &text.markdown).map_err(|e| io(&md, e))?;
+    atomic::write(&md, text.markdown.as_bytes()).map_err(|e| io(&md, e))?;
     let json = out.join("report.json");
-    std::fs::write(&json, &text.json).map_err(|e| io(&json, e))?;
+    atomic::write(&json, text.json.as_bytes()).map_err(|e| io(&json, e))?;
     for p in &report.problems {
         draw(out, p).map_err(|e| e.to_string())?;
     }

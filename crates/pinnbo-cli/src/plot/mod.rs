@@ -66,7 +66,8 @@ pub struct HeatMap<'a> {
     pub samples: &'a [(f64, f64)],
 }
 
-/// Draws with `$body` to `$path`, PNG or SVG by its extension.
+/// Draws with `$body` to `$path`, PNG or SVG by its extension: under a temporary name, then
+/// renamed, so that a failed drawing (a full disk) leaves no partial picture.
 macro_rules! on_backend {
     ($path:expr, $body:expr) => {{
         font();
@@ -75,18 +76,28 @@ macro_rules! on_backend {
             path: path.display().to_string(),
             message,
         };
-        match path.extension().and_then(|e| e.to_str()) {
+        let drawn_at = pinnbo_core::run::atomic::temporary(path);
+        let drawn = match path.extension().and_then(|e| e.to_str()) {
             Some("svg") => {
-                let root = SVGBackend::new(path, SIZE).into_drawing_area();
-                $body(&root).map_err(fail)?;
-                root.present().map_err(|e| fail(e.to_string()))
+                let root = SVGBackend::new(&drawn_at, SIZE).into_drawing_area();
+                $body(&root)
+                    .map_err(fail)
+                    .and_then(|_| root.present().map_err(|e| fail(e.to_string())))
             }
             Some("png") => {
-                let root = BitMapBackend::new(path, SIZE).into_drawing_area();
-                $body(&root).map_err(fail)?;
-                root.present().map_err(|e| fail(e.to_string()))
+                let root = BitMapBackend::new(&drawn_at, SIZE).into_drawing_area();
+                $body(&root)
+                    .map_err(fail)
+                    .and_then(|_| root.present().map_err(|e| fail(e.to_string())))
             }
-            _ => Err(fail("the picture's name must end in .png or .svg".into())),
+            _ => return Err(fail("the picture's name must end in .png or .svg".into())),
+        };
+        match drawn {
+            Ok(()) => std::fs::rename(&drawn_at, path).map_err(|e| fail(e.to_string())),
+            Err(e) => {
+                let _ = std::fs::remove_file(&drawn_at);
+                Err(e)
+            }
         }
     }};
 }

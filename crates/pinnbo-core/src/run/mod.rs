@@ -5,6 +5,7 @@
 //! crash-safe record, `strategy_state` saves what a strategy carries between steps,
 //! [`observer`] lets a caller follow it, and [`outputs`] writes what a finished run leaves.
 
+pub mod atomic;
 pub mod builder;
 pub mod design;
 pub mod journal;

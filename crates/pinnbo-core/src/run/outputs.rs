@@ -68,7 +68,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
     out
 }
 
-/// Writes `summary.json` and `history.csv` into `dir`.
+/// Writes `summary.json` and `history.csv` into `dir`, each whole or not at all.
 pub fn write(
     dir: &Path,
     problem: &Problem,
@@ -76,6 +76,9 @@ pub fn write(
     records: &[Record],
 ) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(summary).expect("serializable");
-    std::fs::write(dir.join("summary.json"), json + "\n")?;
-    std::fs::write(dir.join("history.csv"), history_csv(problem, records))
+    super::atomic::write(&dir.join("summary.json"), (json + "\n").as_bytes())?;
+    super::atomic::write(
+        &dir.join("history.csv"),
+        history_csv(problem, records).as_bytes(),
+    )
 }

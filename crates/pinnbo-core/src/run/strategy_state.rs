@@ -8,7 +8,6 @@
 //! files are kept.
 
 use crate::run::journal::JournalError;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 const FOLDER: &str = "strategy";
@@ -35,14 +34,7 @@ pub(crate) fn save(
     let folder = dir.join(FOLDER);
     std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
     let target = path(dir, index);
-    let temporary = target.with_extension("tmp");
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(bytes)?;
-        file.sync_data()
-    })();
-    written.map_err(io_error(&temporary))?;
-    std::fs::rename(&temporary, &target).map_err(io_error(&target))?;
+    super::atomic::write(&target, bytes).map_err(io_error(&target))?;
     // Everything else of ours goes, including a temporary file a crash left behind.
     let keep: Vec<PathBuf> = [Some(index), previous]
         .into_iter()
@@ -51,7 +43,8 @@ pub(crate) fn save(
         .collect();
     for entry in std::fs::read_dir(&folder).map_err(io_error(&folder))? {
         let entry = entry.map_err(io_error(&folder))?;
-        let ours = entry.file_name().to_string_lossy().starts_with("after-");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let ours = name.starts_with("after-") || name.starts_with(".after-");
         if ours && !keep.contains(&entry.path()) {
             std::fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
         }
@@ -78,7 +71,7 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("pinnbo-state-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
-        std::fs::write(dir.join(FOLDER).join("after-2.tmp"), b"torn").unwrap();
+        std::fs::write(dir.join(FOLDER).join(".after-2.partial.bin"), b"torn").unwrap();
         save(&dir, 4, None, b"four").unwrap();
         save(&dir, 5, Some(4), b"five").unwrap();
         save(&dir, 7, Some(5), b"seven").unwrap();
