@@ -218,26 +218,22 @@ impl Oracle for CommandOracle {
                 .take()
                 .map(|p| Box::new(p) as Box<dyn Read + Send>),
         );
-        let status = match self.timeout {
-            Some(limit) => match child.wait_timeout(limit) {
-                Ok(Some(status)) => status,
-                Ok(None) => {
-                    end_group(group);
-                    let _ = child.wait();
-                    return Err(Failure::Timeout(limit.as_secs_f64()));
-                }
-                Err(e) => {
-                    end_group(group);
-                    return Err(Failure::Other(format!("waiting for `{line}`: {e}")));
-                }
-            },
-            None => child.wait().map_err(|e| {
-                end_group(group);
-                Failure::Other(format!("waiting for `{line}`: {e}"))
-            })?,
+        let waited = match self.timeout {
+            Some(limit) => child.wait_timeout(limit),
+            None => child.wait().map(Some),
         };
-        // The shell is done; what it left running would keep the pipes open.
+        // The shell is done or out of time: what is left in its group goes (it would keep the
+        // pipes open).
         end_group(group);
+        let status = match waited {
+            Ok(Some(status)) => status,
+            Ok(None) => {
+                let _ = child.wait();
+                let limit = self.timeout.expect("only a timed wait times out");
+                return Err(Failure::Timeout(limit.as_secs_f64()));
+            }
+            Err(e) => return Err(Failure::Other(format!("waiting for `{line}`: {e}"))),
+        };
         let stdout = stdout.join().unwrap_or_default();
         let stderr = stderr.join().unwrap_or_default();
         if !status.success() {

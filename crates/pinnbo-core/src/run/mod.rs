@@ -96,10 +96,11 @@ pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
 }
 
 const PROPOSE: u64 = 1;
-/// The diagnostic that marks a step proposed uniformly because nothing had succeeded yet.
-const FALLBACK: &str = "fallback";
 const NOISE: u64 = 2;
 const PICTURE: u64 = 3;
+
+/// The diagnostic that marks a step proposed uniformly because nothing had succeeded yet.
+const FALLBACK: &str = "fallback";
 
 /// What a run is made of: the problem, its oracle and noise, the method, the settings.
 pub struct Setup {
@@ -265,6 +266,33 @@ impl Run {
         self.records.len() >= self.config.budget
     }
 
+    /// The strategy's proposal for evaluation `index` (saving its state), or a uniform point
+    /// while nothing has succeeded.
+    fn propose(&mut self, index: usize) -> Result<(Vec<f64>, Diagnostics), RunError> {
+        let history = self.observed();
+        let mut rng = stream(self.config.seed, PROPOSE, index);
+        if history.is_empty() {
+            // Nothing succeeded yet, so a model has nothing to fit: a uniform point keeps
+            // the run going, and `max_failures` alone decides when to stop.
+            let unit = (0..self.space.dim()).map(|_| rng.random::<f64>()).collect();
+            let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
+            return Ok((unit, diagnostics));
+        }
+        let failed = |e: StrategyError| RunError::Strategy {
+            method: self.config.method.clone(),
+            index,
+            source: Box::new(e),
+        };
+        let p = self
+            .strategy
+            .propose(&self.space, &history, &mut rng)
+            .map_err(failed)?;
+        if let Some(bytes) = self.strategy.state().map_err(failed)? {
+            strategy_state::save(&self.dir, index, self.last_proposal(), &bytes)?;
+        }
+        Ok((p.unit, p.diagnostics))
+    }
+
     /// Evaluates the next point and journals it. `Ok(None)` once the budget is spent.
     pub fn step(&mut self) -> Result<Option<&Record>, RunError> {
         let index = self.records.len();
@@ -281,29 +309,9 @@ impl Run {
                 self.initial[index].clone(),
                 Diagnostics::default(),
             )
-        } else if !self.records.iter().any(|r| r.observed.is_some()) {
-            // Nothing succeeded yet, so a model has nothing to fit: a uniform point keeps the
-            // run going, and `max_failures` alone decides when to stop.
-            let mut rng = stream(self.config.seed, PROPOSE, index);
-            let unit = (0..self.space.dim()).map(|_| rng.random::<f64>()).collect();
-            let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
-            (Phase::Step, unit, diagnostics)
         } else {
-            let history = self.observed();
-            let mut rng = stream(self.config.seed, PROPOSE, index);
-            let failed = |e: StrategyError| RunError::Strategy {
-                method: self.config.method.clone(),
-                index,
-                source: Box::new(e),
-            };
-            let p = self
-                .strategy
-                .propose(&self.space, &history, &mut rng)
-                .map_err(failed)?;
-            if let Some(bytes) = self.strategy.state().map_err(failed)? {
-                strategy_state::save(&self.dir, index, self.last_proposal(), &bytes)?;
-            }
-            (Phase::Step, p.unit, p.diagnostics)
+            let (unit, diagnostics) = self.propose(index)?;
+            (Phase::Step, unit, diagnostics)
         };
         let propose_seconds = started.elapsed().as_secs_f64();
         let x: Vec<f64> = self

@@ -68,7 +68,8 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
     out
 }
 
-/// Writes `summary.json` and `history.csv` into `dir`, each whole or not at all.
+/// Writes `summary.json` and `history.csv` into `dir`, each whole or not at all; an error
+/// names the file.
 pub fn write(
     dir: &Path,
     problem: &Problem,
@@ -76,9 +77,40 @@ pub fn write(
     records: &[Record],
 ) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(summary).expect("serializable");
-    super::atomic::write(&dir.join("summary.json"), (json + "\n").as_bytes())?;
-    super::atomic::write(
-        &dir.join("history.csv"),
-        history_csv(problem, records).as_bytes(),
-    )
+    let write = |name: &str, text: String| {
+        let path = dir.join(name);
+        super::atomic::write(&path, text.as_bytes())
+            .map_err(|e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display())))
+    };
+    write("summary.json", json + "\n")?;
+    write("history.csv", history_csv(problem, records))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::run::{atomic, summarize, RunConfig};
+    use pinnbo_dsl::{compile, Source};
+
+    /// A failed write names the file, and leaves the old one whole.
+    #[test]
+    fn a_failed_write_names_the_file() {
+        let problem = compile(&Source::new("p.pde", "var x in [0, 1]\nminimize x^2\n"))
+            .unwrap()
+            .problem;
+        let summary = summarize(&problem, &RunConfig::from_problem(&problem), &[]);
+        let dir = std::env::temp_dir().join(format!("pinnbo-outputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let target = dir.join("summary.json");
+        std::fs::write(&target, "old").unwrap();
+        // A folder where the temporary file would go makes the write fail.
+        std::fs::create_dir_all(atomic::temporary(&target)).unwrap();
+        let e = write(&dir, &problem, &summary, &[]).unwrap_err();
+        assert!(
+            e.to_string().starts_with(&target.display().to_string()),
+            "{e}"
+        );
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

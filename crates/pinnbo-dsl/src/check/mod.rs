@@ -337,10 +337,14 @@ fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
 /// A name that is one plain folder or file name: it cannot climb out of an output folder
 /// (`..`, `/`), hide (`.`), or surprise a shell.
 pub fn is_safe_name(name: &str) -> bool {
-    let plain = |c: char| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-');
     name.len() <= 100
         && name.starts_with(|c: char| c.is_ascii_alphanumeric())
         && name.chars().all(plain)
+}
+
+/// A character a safe name may hold.
+fn plain(c: char) -> bool {
+    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
 }
 
 /// The file's base name without `.pde`, made safe ([`is_safe_name`]): other characters
@@ -351,13 +355,7 @@ fn default_name(file_name: &str) -> String {
     let safe: String = stem
         .chars()
         .take(100)
-        .map(|c| {
-            if is_safe_name(&format!("a{c}")) {
-                c
-            } else {
-                '_'
-            }
-        })
+        .map(|c| if plain(c) { c } else { '_' })
         .collect();
     if is_safe_name(&safe) {
         safe

@@ -162,13 +162,17 @@ impl PinnBoConfig {
         }
     }
 
-    fn network(&self, d: usize) -> MlpConfig {
-        MlpConfig {
+    /// A draw of the network from `seed`, taking the box `[lo, hi]`'s raw coordinates.
+    fn draw(&self, seed: u64, lo: &[f64], hi: &[f64]) -> candle_core::Result<Mlp> {
+        let config = MlpConfig {
             activation: self.activation,
             parameterization: Parameterization::Ntk,
             bias_std: self.bias,
-            ..MlpConfig::new(d, self.width, self.depth)
-        }
+            ..MlpConfig::new(lo.len(), self.width, self.depth)
+        };
+        let net = Mlp::new(config, seed, &Device::Cpu)?;
+        net.normalize_inputs(lo, hi)?;
+        Ok(net)
     }
 }
 
@@ -235,11 +239,9 @@ impl PinnBo {
         operators: &OperatorRegistry,
         seed: u64,
     ) -> Result<PinnBo, StrategyError> {
-        let d = problem.dim();
         let field = objective_field(problem, "PINN-BO")?;
-        let initial = Mlp::new(config.network(d), seed, &Device::Cpu).within(PART)?;
         let (lo, hi) = (problem.lower(), problem.upper());
-        initial.normalize_inputs(&lo, &hi).within(PART)?;
+        let initial = config.draw(seed, &lo, &hi).within(PART)?;
         let collocation = CollocationConfig {
             sampling: config.sampling,
             pde_weight: config.lambda_r,
@@ -253,11 +255,12 @@ impl PinnBo {
             .map(|t| Factors::of_residual(&initial, &t.residual, &t.points))
             .collect::<candle_core::Result<Vec<_>>>()
             .within(PART)?;
-        let (mut value_variance, mut residual_variance) = (Vec::new(), Vec::new());
-        for (term, omega) in terms.iter().zip(&residual_features) {
+        let mut k_rr = block_gram(&residual_features, &residual_features)?;
+        let residual_variance: Vec<f64> = (0..k_rr.nrows()).map(|j| k_rr[(j, j)]).collect();
+        let mut value_variance = Vec::new();
+        for term in &terms {
             let phi = Factors::of_values(&initial, &term.points).within(PART)?;
             value_variance.extend(column(gram_diagonal(&phi)).within(PART)?);
-            residual_variance.extend(column(gram_diagonal(omega)).within(PART)?);
         }
         let scales = residual_scales(&value_variance, &residual_variance, config.scaling);
         let mut offset = 0;
@@ -267,7 +270,6 @@ impl PinnBo {
             term.point_weights = Some(Tensor::from_vec(squares, n, &Device::Cpu).within(PART)?);
             offset += n;
         }
-        let mut k_rr = block_gram(&residual_features, &residual_features)?;
         for (j, column) in k_rr.col_iter_mut().enumerate() {
             for (i, v) in column.iter_mut().enumerate() {
                 *v *= scales[i] * scales[j];
@@ -503,13 +505,7 @@ impl PinnBo {
         }
         let mut net = match self.config.init {
             Init::Fixed => self.initial.deep_copy(),
-            Init::Fresh => {
-                let d = self.lo.len();
-                Mlp::new(self.config.network(d), rng.random(), &Device::Cpu).and_then(|net| {
-                    net.normalize_inputs(&self.lo, &self.hi)?;
-                    Ok(net)
-                })
-            }
+            Init::Fresh => self.config.draw(rng.random(), &self.lo, &self.hi),
         }
         .within(PART)?;
         let scale = standardizer.std * nu;

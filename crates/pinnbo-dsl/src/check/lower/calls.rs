@@ -17,7 +17,7 @@ const MAX_INLINE_DEPTH: usize = 32;
 /// The most nodes one inlined call may expand to. A function that uses another's result
 /// twice doubles per level when inlined (60 such lines would be 2^60 nodes); stopping at
 /// the first call past this bound keeps checking linear in the file's size.
-pub(crate) const MAX_INLINED_NODES: usize = 50_000;
+const MAX_INLINED_NODES: usize = 50_000;
 
 impl Lowerer<'_> {
     pub(super) fn call(&mut self, name: &Ident, args: &[Arg], span: Span) -> Lowered {
