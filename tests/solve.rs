@@ -655,3 +655,27 @@ fn a_signal_stops_the_run_cleanly_and_it_resumes() {
     assert!(resumed.status.success(), "{}", text(&resumed.stderr));
     assert_eq!(records(&dir.join("run")).len(), 10);
 }
+
+#[test]
+fn a_missing_working_directory_is_refused_at_the_oracle_that_names_it() {
+    let file = "problem \"nowhere\"\nvar x1 in [0, 1]\nfield f(x1)\nminimize f\n\
+        oracle command \"./sim.sh {x1}\" { workdir \"no-such-dir\" }\nbudget 4\nmethod random\n";
+    let dir = scratch(
+        "solve-no-workdir",
+        file,
+        &[("sim.sh", "#!/bin/sh\necho 1\n")],
+    );
+    let o = pinnbo(&dir, &["solve", "problem.pde", "--allow-exec", "--quiet"]);
+    assert_eq!(o.status.code(), Some(1), "{}", text(&o.stderr));
+    let err = text(&o.stderr);
+    assert!(err.contains("oracle::no-workdir"), "{err}");
+    assert!(err.contains("[problem.pde:5:1]"), "{err}");
+    assert!(
+        err.contains("the command's working directory no-such-dir does not exist"),
+        "{err}"
+    );
+    assert!(
+        !dir.join("nowhere-random-seed0").exists(),
+        "nothing is started"
+    );
+}

@@ -3,6 +3,7 @@
 //! Library code never prints; it returns [`Diagnostic`]s. [`render`] turns them into the
 //! rustc-style text the CLI shows (file:line:col, the span underlined, help).
 
+use crate::excerpt::Excerpt;
 use crate::source::{Source, Span};
 use std::fmt;
 
@@ -82,7 +83,7 @@ impl fmt::Display for Diagnostic {
 #[derive(Debug)]
 struct Located<'a> {
     diag: &'a Diagnostic,
-    source: miette::NamedSource<String>,
+    source: Excerpt,
 }
 
 impl fmt::Display for Located<'_> {
@@ -119,13 +120,11 @@ impl miette::Diagnostic for Located<'_> {
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         let primary = miette::LabeledSpan::new_primary_with_span(
             (!self.diag.label.is_empty()).then(|| self.diag.label.clone()),
-            self.diag.span,
+            self.source.span(self.diag.span),
         );
-        let related = self
-            .diag
-            .related
-            .iter()
-            .map(|(span, text)| miette::LabeledSpan::new_with_span(Some(text.clone()), *span));
+        let related = self.diag.related.iter().map(|(span, text)| {
+            miette::LabeledSpan::new_with_span(Some(text.clone()), self.source.span(*span))
+        });
         Some(Box::new(std::iter::once(primary).chain(related)))
     }
 }
@@ -146,15 +145,17 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
         Style::Plain => miette::GraphicalTheme::unicode_nocolor(),
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
-    let named = source.named_source();
     let mut out = String::new();
     for (i, diag) in diagnostics.iter().enumerate() {
         if i > 0 {
             out.push('\n');
         }
+        let spans: Vec<Span> = std::iter::once(diag.span)
+            .chain(diag.related.iter().map(|(span, _)| *span))
+            .collect();
         let located = Located {
             diag,
-            source: named.clone(),
+            source: Excerpt::new(source, &spans),
         };
         // Writing into a String cannot fail.
         let _ = handler.render_report(&mut out, &located);

@@ -17,6 +17,7 @@ mod check;
 pub mod diag;
 pub mod diff;
 pub mod eval;
+mod excerpt;
 pub mod ir;
 pub mod methods;
 pub mod operators;
@@ -112,11 +113,39 @@ pub enum LoadError {
 
 /// Reads, parses and checks a `.pde` file.
 pub fn load(path: &Path) -> Result<Checked, LoadError> {
-    let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
-        path: path.display().to_string(),
+    Ok(compile(&read(path)?)?)
+}
+
+/// Reads a `.pde` file. A file that is not UTF-8 fails with a diagnostic at its first invalid
+/// byte.
+pub fn read(path: &Path) -> Result<Source, LoadError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
+        path: name.clone(),
         source,
     })?;
-    Ok(compile(&Source::new(path.display().to_string(), text))?)
+    let invalid = match String::from_utf8(bytes) {
+        Ok(text) => return Ok(Source::new(name, text)),
+        Err(invalid) => invalid,
+    };
+    let at = invalid.utf8_error().valid_up_to();
+    let byte = invalid.as_bytes()[at];
+    let shown = String::from_utf8_lossy(invalid.as_bytes()).into_owned();
+    let file = Source::new(name, shown.as_str());
+    // The shown text has U+FFFD (three bytes) in place of the byte; a dropped byte-order mark
+    // moves it.
+    let at = at - (shown.len() - file.text().len());
+    let diagnostic = Diagnostic::error(
+        "pde::not-utf8",
+        Span::new(at, at + '\u{fffd}'.len_utf8()),
+        format!("the file is not UTF-8: byte 0x{byte:02X} here cannot be read as text"),
+    )
+    .with_label("not UTF-8")
+    .with_help("save the file as UTF-8");
+    Err(LoadError::Invalid(Failed {
+        file,
+        diagnostics: vec![diagnostic],
+    }))
 }
 
 impl Problem {

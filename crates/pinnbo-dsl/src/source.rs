@@ -48,10 +48,16 @@ pub struct Source {
 }
 
 impl Source {
+    /// A source text; a leading byte-order mark (which some editors write) is not part of it.
     pub fn new(name: impl Into<Arc<str>>, text: impl Into<Arc<str>>) -> Self {
+        let text: Arc<str> = text.into();
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => Arc::from(rest),
+            None => text,
+        };
         Source {
             name: name.into(),
-            text: text.into(),
+            text,
         }
     }
 
@@ -68,15 +74,40 @@ impl Source {
         &self.text[span.start..span.end]
     }
 
-    /// 1-based line and column (in characters) of a byte offset.
+    /// 1-based line and column (in characters) of a byte offset. A line ends at `\n`, `\r\n`
+    /// or a lone `\r`, as it does for the parser.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let before = &self.text[..offset.min(self.text.len())];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        (line, col)
+        let bytes = before.as_bytes();
+        let breaks = bytes
+            .iter()
+            .enumerate()
+            .filter(|&(i, &b)| {
+                b == b'\n' || (b == b'\r' && self.text.as_bytes().get(i + 1) != Some(&b'\n'))
+            })
+            .count();
+        let line_start = bytes
+            .iter()
+            .rposition(|&b| b == b'\n' || b == b'\r')
+            .map_or(0, |i| i + 1);
+        (breaks + 1, before[line_start..].chars().count() + 1)
     }
+}
 
-    pub(crate) fn named_source(&self) -> miette::NamedSource<String> {
-        miette::NamedSource::new(&self.name, self.text.to_string())
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_end_at_any_of_the_three_conventions_and_a_bom_is_dropped() {
+        let s = Source::new("t", "\u{feff}a\nb\r\nc\rdé f");
+        assert_eq!(s.text(), "a\nb\r\nc\rdé f");
+        let at = |needle: &str| s.line_col(s.text().find(needle).unwrap());
+        assert_eq!(at("a"), (1, 1));
+        assert_eq!(at("b"), (2, 1));
+        assert_eq!(at("\n"), (1, 2));
+        assert_eq!(at("\r\n"), (2, 2));
+        assert_eq!(at("c"), (3, 1));
+        assert_eq!(at("f"), (4, 4), "columns count characters");
     }
 }

@@ -1,7 +1,7 @@
 //! Several methods' mean curves with a shaded band each (mean ± standard error), as the
 //! thesis draws its regret plots; on a log10 axis when every mean is positive.
 
-use super::{font, frame, padded, text, PlotError, Scale, SIZE};
+use super::{finite_extremes, font, frame, shown_range, text, PlotError, Scale, SIZE};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::path::Path;
@@ -74,17 +74,9 @@ where
                 .collect()
         })
         .collect();
-    let (lo, hi) = all
-        .iter()
-        .flatten()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), e| {
-            (a.min(e.2), b.max(e.3))
-        });
-    let (y0, y1) = if lo.is_finite() {
-        padded(lo, hi)
-    } else {
-        (0.0, 1.0)
-    };
+    let edge_values = all.iter().flatten().flat_map(|e| [e.2, e.3]);
+    let (lo, hi) = finite_extremes(edge_values);
+    let (y0, y1) = shown_range(lo, hi, 0.05)?;
     let y_label = if log {
         format!("log10 {}", plot.y_label)
     } else {

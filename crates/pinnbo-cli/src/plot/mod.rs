@@ -119,10 +119,49 @@ fn text<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-/// A little room above and below a range, and a unit range around a constant.
-fn padded(lo: f64, hi: f64) -> (f64, f64) {
-    let pad = if hi > lo { 0.05 * (hi - lo) } else { 0.5 };
-    (lo - pad, hi + pad)
+/// The range shown for data whose finite values lie in `lo..=hi`: widened by `pad` of its
+/// width on each side, by 0.5 around a constant, and `0..1` when there are none. Refused when
+/// it is not a drawable axis.
+fn shown_range(lo: f64, hi: f64, pad: f64) -> Result<(f64, f64), String> {
+    if !(lo.is_finite() && hi.is_finite() && lo <= hi) {
+        return Ok((0.0, 1.0));
+    }
+    if !(hi - lo).is_finite() {
+        return Err(format!(
+            "values from {lo:e} to {hi:e} span too wide a range to draw"
+        ));
+    }
+    let scale = lo.abs().max(hi.abs());
+    let room = if hi - lo > 1e-9 * scale {
+        pad * (hi - lo)
+    } else {
+        0.5f64.max(1e-6 * scale)
+    };
+    axis(lo - room, hi + room)
+}
+
+/// `lo..hi` if plotters can draw it as an axis: its search for tick marks never ends on a
+/// non-finite or vanishing width, so those are refused here.
+fn axis(lo: f64, hi: f64) -> Result<(f64, f64), String> {
+    let width = hi - lo;
+    if lo.is_finite()
+        && hi.is_finite()
+        && width.is_finite()
+        && width > 1e-9 * lo.abs().max(hi.abs())
+    {
+        Ok((lo, hi))
+    } else {
+        Err(format!("an axis from {lo:e} to {hi:e} cannot be drawn"))
+    }
+}
+
+/// The extremes of the finite values (infinite, reversed, when there are none).
+fn finite_extremes(values: impl Iterator<Item = f64>) -> (f64, f64) {
+    values
+        .filter(|v| v.is_finite())
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+            (a.min(v), b.max(v))
+        })
 }
 
 /// Circled points with labels beside them; a label goes on the left of a point in the right
@@ -188,12 +227,13 @@ fn frame<'a, DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
+    let (x_lo, x_hi) = axis(x.lo, x.hi)?;
     let mut chart = ChartBuilder::on(root)
         .caption(title, ("sans-serif", 24))
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(70)
-        .build_cartesian_2d(x.lo..x.hi, y.0..y.1)
+        .build_cartesian_2d(x_lo..x_hi, y.0..y.1)
         .map_err(text)?;
     chart
         .configure_mesh()
@@ -210,15 +250,15 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(text)?;
-    let values = plot.points.iter().chain(plot.samples).map(|p| p.1);
-    let finite = values.filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-        (a.min(v), b.max(v))
-    });
-    let mut chart = frame(root, plot.title, &plot.x, padded(lo, hi), plot.y_label)?;
+    let (lo, hi) = finite_extremes(plot.points.iter().chain(plot.samples).map(|p| p.1));
+    let y = shown_range(lo, hi, 0.05)?;
+    let mut chart = frame(root, plot.title, &plot.x, y, plot.y_label)?;
     chart
         .draw_series(LineSeries::new(
-            plot.points.iter().copied(),
+            plot.points
+                .iter()
+                .copied()
+                .filter(|p| p.0.is_finite() && p.1.is_finite()),
             BLUE.stroke_width(2),
         ))
         .map_err(text)?;
@@ -246,26 +286,18 @@ where
         plot.resolution.0.clamp(2, max_cells),
         plot.resolution.1.clamp(2, max_cells),
     );
-    let (dx, dy) = (
-        (plot.x.hi - plot.x.lo) / nx as f64,
-        (plot.y.hi - plot.y.lo) / ny as f64,
-    );
+    let (x_lo, x_hi) = axis(plot.x.lo, plot.x.hi)?;
+    let (y_lo, y_hi) = axis(plot.y.lo, plot.y.hi)?;
+    let (dx, dy) = ((x_hi - x_lo) / nx as f64, (y_hi - y_lo) / ny as f64);
     let mut cells = Vec::with_capacity(nx * ny);
     for j in 0..ny {
         for i in 0..nx {
-            let (x, y) = (plot.x.lo + i as f64 * dx, plot.y.lo + j as f64 * dy);
+            let (x, y) = (x_lo + i as f64 * dx, y_lo + j as f64 * dy);
             cells.push((x, y, (plot.value)(x + 0.5 * dx, y + 0.5 * dy)));
         }
     }
-    let finite = cells.iter().map(|c| c.2).filter(|v| v.is_finite());
-    let (lo, hi) = finite.fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
-        (a.min(v), b.max(v))
-    });
-    let (lo, hi) = if hi > lo {
-        (lo, hi)
-    } else {
-        (lo - 0.5, lo + 0.5)
-    };
+    let (lo, hi) = finite_extremes(cells.iter().map(|c| c.2));
+    let (lo, hi) = shown_range(lo, hi, 0.0)?;
     let colour = |v: f64| {
         if v.is_finite() {
             ViridisRGB::get_color_normalized(v, lo, hi)
@@ -279,7 +311,7 @@ where
         .margin(16)
         .x_label_area_size(44)
         .y_label_area_size(60)
-        .build_cartesian_2d(plot.x.lo..plot.x.hi, plot.y.lo..plot.y.hi)
+        .build_cartesian_2d(x_lo..x_hi, y_lo..y_hi)
         .map_err(text)?;
     chart
         .configure_mesh()
@@ -329,4 +361,117 @@ where
         }))
         .map_err(text)?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    /// Draws in a thread and fails, rather than hangs, if drawing does not end.
+    fn drawn_in_time(
+        draw: impl FnOnce() -> Result<(), PlotError> + Send + 'static,
+    ) -> Result<(), String> {
+        let (send, receive) = mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = send.send(draw().map_err(|e| e.to_string()));
+        });
+        receive
+            .recv_timeout(Duration::from_secs(120))
+            .expect("drawing ended")
+    }
+
+    fn scratch(name: &str) -> std::path::PathBuf {
+        let dir = std::env::temp_dir().join(format!("pinnbo-plot-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir.join(name)
+    }
+
+    fn line_of(name: &str, x: (f64, f64), points: Vec<(f64, f64)>) -> Result<(), String> {
+        let path = scratch(name);
+        drawn_in_time(move || {
+            line(
+                &path,
+                &Line {
+                    title: "t",
+                    x: Scale {
+                        label: "x",
+                        lo: x.0,
+                        hi: x.1,
+                    },
+                    y_label: "y",
+                    points: &points,
+                    marks: &[("best", points[0].0, points[0].1)],
+                    samples: &points,
+                },
+            )
+        })
+    }
+
+    #[test]
+    fn non_finite_or_degenerate_data_is_drawn_or_refused_never_looped_on() {
+        let nan = f64::NAN;
+        let inf = f64::INFINITY;
+        // Data plotters cannot place is left out; the rest is drawn.
+        assert_eq!(
+            line_of("nan.svg", (0.0, 1.0), vec![(nan, nan), (0.5, nan)]),
+            Ok(())
+        );
+        assert_eq!(
+            line_of(
+                "inf.svg",
+                (0.0, 1.0),
+                vec![(0.2, inf), (0.5, -inf), (0.7, 1.0)]
+            ),
+            Ok(())
+        );
+        assert_eq!(
+            line_of("flat.svg", (0.0, 1.0), vec![(0.2, 1e300), (0.5, 1e300)]),
+            Ok(())
+        );
+        assert_eq!(
+            line_of("thin.svg", (0.0, 1.0), vec![(0.2, 1.0), (0.5, 1.0 + 1e-15)]),
+            Ok(())
+        );
+        // Axes that cannot be drawn are refused by name.
+        let wide = line_of("wide.svg", (0.0, 1.0), vec![(0.2, -1e308), (0.5, 1e308)]);
+        assert!(wide
+            .unwrap_err()
+            .ends_with("values from -1e308 to 1e308 span too wide a range to draw"));
+        let x = line_of("x.svg", (-1e308, 1e308), vec![(0.0, 1.0)]);
+        assert!(x
+            .unwrap_err()
+            .ends_with("an axis from -1e308 to 1e308 cannot be drawn"));
+        let point = line_of("point.svg", (1.0, 1.0), vec![(1.0, 1.0)]);
+        assert!(point
+            .unwrap_err()
+            .ends_with("an axis from 1e0 to 1e0 cannot be drawn"));
+
+        let path = scratch("map.png");
+        let map = drawn_in_time(move || {
+            heat_map(
+                &path,
+                &HeatMap {
+                    title: "t",
+                    x: Scale {
+                        label: "x",
+                        lo: 0.0,
+                        hi: 1.0,
+                    },
+                    y: Scale {
+                        label: "y",
+                        lo: 0.0,
+                        hi: 1.0,
+                    },
+                    value_label: "v",
+                    value: &|x, _| if x < 0.5 { f64::NAN } else { f64::INFINITY },
+                    resolution: (10, 10),
+                    marks: &[("m", f64::NAN, 0.5)],
+                    samples: &[(0.5, f64::INFINITY)],
+                },
+            )
+        });
+        assert_eq!(map, Ok(()));
+    }
 }

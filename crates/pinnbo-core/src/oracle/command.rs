@@ -67,9 +67,17 @@ impl CommandOracle {
             workdir
         };
         if !workdir.is_dir() {
-            return Err(SetupError::Plain(format!(
-                "the command's working directory {} does not exist",
-                workdir.display()
+            return Err(SetupError::Located(Box::new(
+                pinnbo_dsl::Diagnostic::error(
+                    "oracle::no-workdir",
+                    spec.span,
+                    format!(
+                        "the command's working directory {} does not exist",
+                        workdir.display()
+                    ),
+                )
+                .with_label("runs in that directory")
+                .with_help("`workdir` is relative to the problem file's folder"),
             )));
         }
         if output_needs_json(problem, spec) {

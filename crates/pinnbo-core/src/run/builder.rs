@@ -27,7 +27,7 @@ use crate::run::{Run, RunConfig, RunError, Setup};
 use crate::strategies::methods::{self, MethodError};
 use crate::strategies::Strategy;
 use pinnbo_ad::OperatorRegistry;
-use pinnbo_dsl::{compile_with, Problem, Source, Style};
+use pinnbo_dsl::{compile_with, LoadError, Problem, Style};
 use std::path::Path;
 
 #[derive(Debug, thiserror::Error)]
@@ -72,11 +72,14 @@ impl Optimization {
     /// Reads and checks a `.pde` file; `operators` are the caller's own (their names become
     /// part of the language for this file).
     pub fn from_file(path: &str, operators: &OperatorRegistry) -> Result<Optimization, BuildError> {
-        let text = std::fs::read_to_string(path).map_err(|e| BuildError::Read {
-            path: path.to_string(),
-            message: e.to_string(),
+        let source = pinnbo_dsl::read(Path::new(path)).map_err(|e| match e {
+            LoadError::Io { source, .. } => BuildError::Read {
+                path: path.to_string(),
+                message: source.to_string(),
+            },
+            LoadError::Invalid(failed) => BuildError::Invalid(failed.render(Style::Plain)),
         })?;
-        let checked = compile_with(&Source::new(path, text.as_str()), operators.signatures())
+        let checked = compile_with(&source, operators.signatures())
             .map_err(|failed| BuildError::Invalid(failed.render(Style::Plain)))?;
         Ok(Optimization::new(checked.problem))
     }

@@ -102,8 +102,21 @@ pub(crate) fn lock_for_writing(
     })
 }
 
+/// A JSON error located in the journal file: serde places it inside the one line it read.
+fn at_line(line_number: usize, what: &str, e: &serde_json::Error) -> String {
+    let message = e.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(cut) => &message[..cut],
+        None => &message,
+    };
+    format!(
+        "line {line_number}, column {}: {what}: {message}",
+        e.column()
+    )
+}
+
 fn parse_header(line: &str) -> Result<Header, String> {
-    let h: Header = serde_json::from_str(line).map_err(|e| format!("bad header: {e}"))?;
+    let h: Header = serde_json::from_str(line).map_err(|e| at_line(1, "bad header", &e))?;
     if h.pinnbo_journal != FORMAT {
         return Err(format!("format {} (expected {FORMAT})", h.pinnbo_journal));
     }
@@ -186,11 +199,14 @@ impl Journal {
                 header = Some(parse_header(&line).map_err(invalid)?);
             } else {
                 let r: Record = serde_json::from_str(&line).map_err(|e| {
-                    invalid(format!("record {} is unreadable: {e}", records.len() + 1))
+                    // The header is line 1, record k is line k + 2.
+                    let what = format!("record {} is unreadable", records.len());
+                    invalid(at_line(records.len() + 2, &what, &e))
                 })?;
                 if r.index != records.len() {
                     return Err(invalid(format!(
-                        "record {} has index {}",
+                        "line {}: record {} has index {}",
+                        records.len() + 2,
                         records.len(),
                         r.index
                     )));
@@ -236,13 +252,8 @@ mod tests {
     use super::*;
     use rand::{Rng, SeedableRng};
 
-    #[test]
-    fn a_journal_has_one_writer_at_a_time() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-journal-lock-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
-        let header = Header {
+    fn header() -> Header {
+        Header {
             pinnbo_journal: FORMAT,
             problem: "p".into(),
             file: "p.pde".into(),
@@ -251,7 +262,50 @@ mod tests {
             budget: 3,
             init: 1,
             design: "sobol".into(),
-        };
+        }
+    }
+
+    /// An edited or damaged journal is refused with the file's line, not serde's position
+    /// inside the one line it was given.
+    #[test]
+    fn an_unreadable_record_is_located_by_its_line_in_the_file() {
+        let dir = std::env::temp_dir().join(format!("pinnbo-journal-bad-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        drop(Journal::create(&path, &header()).unwrap());
+        let mut file = OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(b"{\"index\": 0, \"x\": [0.5,]}\n").unwrap();
+        drop(file);
+        let error = Journal::resume(&path).err().expect("refused");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: not a pinnbo journal (line 2, column 24: record 0 is unreadable: \
+                 trailing comma)",
+                path.display()
+            )
+        );
+        std::fs::write(&path, "{\"pinnbo_journal\": tru}\n").unwrap();
+        let error = Journal::resume(&path).err().expect("refused");
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "{}: not a pinnbo journal (line 1, column 23: bad header: \
+                 expected ident)",
+                path.display()
+            )
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_journal_has_one_writer_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("pinnbo-journal-lock-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        let header = header();
         let first = Journal::create(&path, &header).unwrap();
         // flock conflicts between two opens even within one process.
         let second = Journal::resume(&path)

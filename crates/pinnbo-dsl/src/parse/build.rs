@@ -317,6 +317,7 @@ impl Builder<'_> {
             Rule::dims => Value::Dims(pair.into_inner().map(|p| self.number(&p)).collect()),
             Rule::duration => {
                 let span = self.span(&pair);
+                let written = pair.as_str().to_string();
                 let mut it = pair.into_inner();
                 let amount = self.number(&it.next()?);
                 let scale = match it.next()?.as_str() {
@@ -325,6 +326,17 @@ impl Builder<'_> {
                     "min" => 60.0,
                     _ => 3600.0,
                 };
+                if amount < 0.0 {
+                    self.errors.push(
+                        Diagnostic::error(
+                            "pde::bad-duration",
+                            span,
+                            format!("a duration cannot be negative: `{written}`"),
+                        )
+                        .with_label("negative"),
+                    );
+                    return None;
+                }
                 match Duration::try_from_secs_f64(amount * scale) {
                     Ok(d) => Value::Duration(d),
                     Err(_) => {

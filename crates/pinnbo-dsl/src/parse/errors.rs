@@ -196,6 +196,7 @@ fn describe_token(text: &str, at: usize) -> String {
     match rest.chars().next() {
         None => "end of file".into(),
         Some('\n') | Some('\r') => "end of line".into(),
+        Some(c) if is_invisible(c) => format!("invisible character U+{:04X}", c as u32),
         Some(_) => {
             let word = leading_word(rest);
             if word.is_empty() {
@@ -205,4 +206,13 @@ fn describe_token(text: &str, at: usize) -> String {
             }
         }
     }
+}
+
+/// Characters a terminal would not show (or show as a plain space): named by code point.
+fn is_invisible(c: char) -> bool {
+    c.is_control()
+        || matches!(
+            c,
+            '\u{a0}' | '\u{ad}' | '\u{200b}'..='\u{200f}' | '\u{2028}'..='\u{202e}' | '\u{2060}'..='\u{2064}' | '\u{feff}'
+        )
 }

@@ -1,0 +1,1 @@
+var x in [0, 1]minimize x +

@@ -1,0 +1,3 @@
+var x in [0, 1]
+# café au lait
+minimize x
