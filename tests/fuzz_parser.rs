@@ -1,9 +1,23 @@
-//! Property tests of the front end on random and mutated `.pde` inputs: it never panics, and
-//! every failure comes back as diagnostics whose spans lie on the input's character boundaries.
+//! Property tests of the front end on random, mutated and generated `.pde` inputs: it never
+//! panics, every failure comes back as diagnostics whose spans lie on the input's character
+//! boundaries, and no input takes more than [`CASE_TIME`] or [`MEMORY_CAP`] (a blow-up fails
+//! the test, not the machine). Generated problems vary what a short file can make expensive:
+//! settings and their values, sizes, derivative orders and chains of function definitions.
 //! `PROPTEST_CASES` scales the number of inputs (docs/results/measurements.md records a large run).
 
 use pinnbo_dsl::{compile, Source, Style};
 use proptest::prelude::*;
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The longest one input may take to compile (a debug build on a slow machine).
+const CASE_TIME: Duration = Duration::from_secs(30);
+/// Live heap of the whole test process: an allocation past it fails, which aborts the test
+/// with "memory allocation of N bytes failed" instead of driving the machine into swap.
+const MEMORY_CAP: usize = 2 << 30;
+
+#[global_allocator]
+static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::System, MEMORY_CAP);
 
 const TOKENS: &[&str] = &[
     "var",
@@ -102,10 +116,22 @@ fn cases() -> u32 {
         .unwrap_or(300)
 }
 
-/// Compiles and checks the invariants every outcome must satisfy.
+/// Compiles (within [`CASE_TIME`]) and checks the invariants every outcome must satisfy.
 fn assert_well_behaved(text: &str) {
     let source = Source::new("fuzz.pde", text.to_string());
-    if let Err(failed) = compile(&source) {
+    let (send, receive) = mpsc::channel();
+    let compiling = source.clone();
+    std::thread::spawn(move || {
+        let _ = send.send(compile(&compiling).err());
+    });
+    let outcome = match receive.recv_timeout(CASE_TIME) {
+        Ok(outcome) => outcome,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            panic!("compiling took over {CASE_TIME:?}:\n{text}")
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => panic!("the compiler panicked"),
+    };
+    if let Some(failed) = outcome {
         assert!(
             failed.error_count() > 0,
             "a failure carries at least one error"
@@ -188,8 +214,198 @@ fn apply(text: &str, m: &Mutation) -> String {
     }
 }
 
+/// Numbers as a file may write them, with the sizes and extremes that have hurt before.
+fn number() -> impl Strategy<Value = String> {
+    prop_oneof![
+        prop::sample::select(
+            &[
+                "0",
+                "1",
+                "-1",
+                "2",
+                "3",
+                "0.5",
+                "-0.5",
+                "4",
+                "9",
+                "33",
+                "129",
+                "1e308",
+                "-1e308",
+                "1e999",
+                "2.5e-320",
+                "4000000000",
+                "18446744073709551616",
+                "100000000000",
+            ][..]
+        )
+        .prop_map(str::to_string),
+        (0u64..1_000_000_000_000).prop_map(|n| n.to_string()),
+    ]
+}
+
+/// A setting value of any of the kinds the grammar has.
+fn setting_value() -> impl Strategy<Value = String> {
+    let unit = prop::sample::select(&["ms", "s", "sec", "min", "h"][..]);
+    prop_oneof![
+        number(),
+        (number(), unit).prop_map(|(n, u)| format!("{n} {u}")),
+        prop::collection::vec(number(), 2..4).prop_map(|d| d.join(" x ")),
+        prop::sample::select(
+            &[
+                "tanh",
+                "relu",
+                "sin",
+                "sobol",
+                "lhs",
+                "point",
+                "global",
+                "fresh",
+                "fixed",
+                "matern52",
+                "se",
+                "pinn",
+                "ntk",
+                "json",
+                "number",
+                "crank-nicolson",
+                "backward-euler",
+                "bogus",
+                "\"\"",
+                "\"sub\"",
+                "\"../..\"",
+                "[]",
+                "[1, 2]",
+                "[0.1, 1e308, -3]",
+                "5%",
+            ][..]
+        )
+        .prop_map(str::to_string),
+    ]
+}
+
+/// Every setting key the language knows, and a few it does not.
+fn setting_key() -> impl Strategy<Value = String> {
+    let mut keys: Vec<String> = pinnbo_dsl::METHODS
+        .iter()
+        .flat_map(|m| m.settings().map(|s| s.key.to_string()))
+        .collect();
+    for key in [
+        "grid",
+        "points",
+        "steps",
+        "times",
+        "scheme",
+        "memory",
+        "interpolation",
+        "timeout",
+        "output",
+        "workdir",
+        "max_failures",
+        "widht",
+        "",
+    ] {
+        keys.push(key.to_string());
+    }
+    keys.sort();
+    keys.dedup();
+    prop::sample::select(keys)
+}
+
+fn settings() -> impl Strategy<Value = String> {
+    prop::collection::vec((setting_key(), setting_value()), 0..6).prop_map(|items| {
+        items
+            .into_iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
+/// `f0 .. f{depth}`, each defined by its predecessor used `fan_out` times.
+fn function_chain() -> impl Strategy<Value = (String, usize)> {
+    (0..70usize, 1..4usize, any::<bool>()).prop_map(|(depth, fan_out, nest)| {
+        let mut text = String::from("fn f0(a) = a + 1\n");
+        for k in 1..=depth {
+            let call = format!("f{}(a)", k - 1);
+            let body = if nest {
+                format!("f{}({})", k - 1, vec![call; fan_out].join(" * "))
+            } else {
+                vec![call; fan_out].join(" * ")
+            };
+            text.push_str(&format!("fn f{k}(a) = {body}\n"));
+        }
+        (text, depth)
+    })
+}
+
+/// A whole problem: bounds, functions, a pde with a derivative of any order, an oracle and a
+/// method with random settings, and random sizes.
+fn generated_problem() -> impl Strategy<Value = String> {
+    let oracle = prop_oneof![
+        settings().prop_map(|s| {
+            format!("oracle fdm {{\n  {s}\n  u(0, y) = 0\n  u(1, y) = 0\n  u(x, 0) = 0\n  u(x, 1) = 0\n}}")
+        }),
+        settings().prop_map(|s| format!("oracle command \"./sim {{x}} {{y}}\" {{ {s} }}")),
+        Just("oracle closed-form".to_string()),
+    ];
+    let method = (
+        prop::sample::select(pinnbo_dsl::method_names().collect::<Vec<_>>()),
+        settings(),
+    )
+        .prop_map(|(m, s)| format!("method {m} {{ {s} }}"));
+    let objective = prop::sample::select(&["u", "fK(x)", "u + fK(y)", "sum(i in 1..N, x^i)"][..]);
+    (
+        (number(), number()),
+        function_chain(),
+        number(),
+        objective,
+        oracle,
+        method,
+        (number(), number(), number()),
+    )
+        .prop_map(
+            |(
+                (lo, hi),
+                (functions, depth),
+                order,
+                objective,
+                oracle,
+                method,
+                (budget, init, n),
+            )| {
+                let objective = objective.replace('K', &depth.to_string()).replace('N', &n);
+                format!(
+                "problem \"fuzz\"\nvar x in [{lo}, {hi}], y in [0, 1]\n{functions}field u(x, y)\n\
+                 pde d(u, x, {order}) + d(u, y, 2) = f0(x)\nminimize {objective}\n{oracle}\n\
+                 budget {budget}, init {init} sobol\nseed {n}\n{method}\n"
+            )
+            },
+        )
+}
+
+/// Shrinking a failure stops after two minutes: a case that times out costs
+/// [`CASE_TIME`] per try.
+fn config(cases: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases,
+        max_shrink_time: 120_000,
+        ..ProptestConfig::default()
+    }
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: cases(), ..ProptestConfig::default() })]
+    // Generated problems reach the checker's expensive paths: a third as many as the others.
+    #![proptest_config(config(cases().div_ceil(3)))]
+
+    #[test]
+    fn generated_problems(text in generated_problem()) {
+        assert_well_behaved(&text);
+    }
+}
+
+proptest! {
+    #![proptest_config(config(cases()))]
 
     #[test]
     fn random_token_sequences(text in token_soup()) {

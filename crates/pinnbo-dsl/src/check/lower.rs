@@ -84,6 +84,12 @@ pub(crate) struct Lowerer<'a> {
     allow: Allow,
     locals: Vec<(String, Local)>,
     inlining: Vec<String>,
+    /// Nodes produced by inlining so far in this expression, and whether that passed its bound
+    /// (after which further calls fail quietly: the one error has been reported).
+    inlined_nodes: usize,
+    inlining_exhausted: bool,
+    /// The call being inlined that is written in the expression itself.
+    outermost_call: Option<Span>,
     pub fixed: Vec<Fixed>,
 }
 
@@ -96,6 +102,9 @@ impl<'a> Lowerer<'a> {
             allow,
             locals: Vec::new(),
             inlining: Vec::new(),
+            inlined_nodes: 0,
+            inlining_exhausted: false,
+            outermost_call: None,
             fixed: Vec::new(),
         }
     }

@@ -15,9 +15,14 @@ use crate::source::Span;
 const MAX_INLINE_DEPTH: usize = 32;
 
 /// The most nodes one inlined call may expand to. A function that uses another's result
-/// twice doubles per level when inlined (60 such lines would be 2^60 nodes); stopping at
-/// the first call past this bound keeps checking linear in the file's size.
+/// twice doubles per level when inlined (60 such lines would be 2^60 nodes).
 const MAX_INLINED_NODES: usize = 50_000;
+
+/// The most nodes all inlined calls in one expression may produce together. Passing a large
+/// argument down a chain of calls (`f(f(a))` per level) copies it at every call while each
+/// result stays under [`MAX_INLINED_NODES`]; work is proportional to what the calls produce,
+/// so this bound keeps checking linear in the file's size.
+const MAX_INLINED_TOTAL: usize = 250_000;
 
 impl Lowerer<'_> {
     pub(super) fn call(&mut self, name: &Ident, args: &[Arg], span: Span) -> Lowered {
@@ -228,6 +233,12 @@ impl Lowerer<'_> {
             );
         }
         let values = self.plain_args(args)?;
+        if self.inlining_exhausted {
+            return None;
+        }
+        if self.inlining.is_empty() {
+            self.outermost_call = Some(span);
+        }
         let saved = std::mem::take(&mut self.locals);
         self.locals = def
             .params
@@ -244,6 +255,31 @@ impl Lowerer<'_> {
             Some(Value::Vector(v)) => v.iter().map(Expr::size).sum(),
             None => 0,
         };
+        self.inlined_nodes += size;
+        if size > MAX_INLINED_NODES || self.inlined_nodes > MAX_INLINED_TOTAL {
+            if std::mem::replace(&mut self.inlining_exhausted, true) {
+                return None;
+            }
+        }
+        if self.inlined_nodes > MAX_INLINED_TOTAL {
+            // Reported at the call written in this expression, not deep inside the expansion.
+            let outermost = self.outermost_call.unwrap_or(span);
+            return self.err(
+                Diagnostic::error(
+                    "pde::too-large",
+                    outermost,
+                    format!(
+                        "inlining the functions this call uses makes more than \
+                         {MAX_INLINED_TOTAL} expression nodes"
+                    ),
+                )
+                .with_label("expands too far")
+                .with_help(
+                    "functions are inlined at each use, their arguments copied into them: \
+                     nesting calls like `f(f(a))` doubles the work with each level",
+                ),
+            );
+        }
         if size > MAX_INLINED_NODES {
             return self.err(
                 Diagnostic::error(

@@ -1,0 +1,23 @@
+# f(f(a)) per level: every result stays small enough, the copies of arguments do not.
+var x in [0, 1]
+fn f0(a) = a + 1
+fn f1(a) = f0(f0(a))
+fn f2(a) = f1(f1(a))
+fn f3(a) = f2(f2(a))
+fn f4(a) = f3(f3(a))
+fn f5(a) = f4(f4(a))
+fn f6(a) = f5(f5(a))
+fn f7(a) = f6(f6(a))
+fn f8(a) = f7(f7(a))
+fn f9(a) = f8(f8(a))
+fn f10(a) = f9(f9(a))
+fn f11(a) = f10(f10(a))
+fn f12(a) = f11(f11(a))
+fn f13(a) = f12(f12(a))
+fn f14(a) = f13(f13(a))
+fn f15(a) = f14(f14(a))
+fn f16(a) = f15(f15(a))
+fn f17(a) = f16(f16(a))
+fn f18(a) = f17(f17(a))
+fn f19(a) = f18(f18(a))
+minimize f19(x)
