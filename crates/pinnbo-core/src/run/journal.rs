@@ -265,14 +265,21 @@ mod tests {
         }
     }
 
+    /// An empty folder of its own and the journal's path in it.
+    fn scratch(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+        let dir =
+            std::env::temp_dir().join(format!("pinnbo-journal-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("journal.jsonl");
+        (dir, path)
+    }
+
     /// An edited or damaged journal is refused with the file's line, not serde's position
     /// inside the one line it was given.
     #[test]
     fn an_unreadable_record_is_located_by_its_line_in_the_file() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-journal-bad-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
+        let (dir, path) = scratch("bad");
         drop(Journal::create(&path, &header()).unwrap());
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"index\": 0, \"x\": [0.5,]}\n").unwrap();
@@ -301,10 +308,7 @@ mod tests {
 
     #[test]
     fn a_journal_has_one_writer_at_a_time() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-journal-lock-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
+        let (dir, path) = scratch("lock");
         let header = header();
         let first = Journal::create(&path, &header).unwrap();
         // flock conflicts between two opens even within one process.

@@ -256,10 +256,9 @@ impl Lowerer<'_> {
             None => 0,
         };
         self.inlined_nodes += size;
-        if size > MAX_INLINED_NODES || self.inlined_nodes > MAX_INLINED_TOTAL {
-            if std::mem::replace(&mut self.inlining_exhausted, true) {
-                return None;
-            }
+        let over = size > MAX_INLINED_NODES || self.inlined_nodes > MAX_INLINED_TOTAL;
+        if over && std::mem::replace(&mut self.inlining_exhausted, true) {
+            return None;
         }
         if self.inlined_nodes > MAX_INLINED_TOTAL {
             // Reported at the call written in this expression, not deep inside the expansion.
@@ -275,8 +274,9 @@ impl Lowerer<'_> {
                 )
                 .with_label("expands too far")
                 .with_help(
-                    "functions are inlined at each use, their arguments copied into them: \
-                     nesting calls like `f(f(a))` doubles the work with each level",
+                    "functions are inlined at each use, their arguments copied into them: a \
+                     function that uses another's result twice (`f(a) * f(a)`) or nests it \
+                     (`f(f(a))`) doubles the work with each level",
                 ),
             );
         }
