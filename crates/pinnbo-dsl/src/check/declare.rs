@@ -69,6 +69,7 @@ pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
     for def in fns {
         let before = cx.diags.len();
         let mut lw = Lowerer::new(cx, Allow::BOUNDARY);
+        lw.opaque_calls = true;
         lw.bind_params(&def.params);
         lw.expr(&def.body);
         let mut i = before;

@@ -90,6 +90,9 @@ pub(crate) struct Lowerer<'a> {
     inlining_exhausted: bool,
     /// The call being inlined that is written in the expression itself.
     outermost_call: Option<Span>,
+    /// User functions' calls stand for an opaque value instead of being inlined (for checking
+    /// one function's body on its own: its callees are checked on theirs).
+    pub opaque_calls: bool,
     pub fixed: Vec<Fixed>,
 }
 
@@ -105,6 +108,7 @@ impl<'a> Lowerer<'a> {
             inlined_nodes: 0,
             inlining_exhausted: false,
             outermost_call: None,
+            opaque_calls: false,
             fixed: Vec::new(),
         }
     }
