@@ -272,3 +272,25 @@ fn fdm_refuses_a_problem_without_an_fdm_oracle() {
     );
     assert!(stderr.contains("branin-constrained.pde:"), "{stderr}");
 }
+
+#[test]
+fn a_file_with_thousands_of_errors_shows_the_first_hundred_and_counts_the_rest() {
+    let dir = scratch("check-many-errors");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut file = String::from("var x in [0, 1]\n");
+    for i in 0..5000 {
+        file.push_str(&format!("minimize q{i}\n"));
+    }
+    let path = dir.join("many.pde");
+    std::fs::write(&path, file).unwrap();
+    let out = pinnbo(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert_eq!(err.matches("pde::").count(), 100, "{err}");
+    assert!(err.contains("many.pde:100:1]") && !err.contains("many.pde:102:1]"));
+    assert!(
+        err.contains("… and 4900 more not shown (the first 100 are)"),
+        "{err}"
+    );
+    assert!(err.contains("error: 5000 error(s) in"), "{err}");
+}

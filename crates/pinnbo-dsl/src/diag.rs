@@ -146,7 +146,7 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    for (i, diag) in diagnostics.iter().enumerate() {
+    for (i, diag) in diagnostics.iter().take(MAX_RENDERED).enumerate() {
         if i > 0 {
             out.push('\n');
         }
@@ -160,8 +160,18 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
         // Writing into a String cannot fail.
         let _ = handler.render_report(&mut out, &located);
     }
+    if diagnostics.len() > MAX_RENDERED {
+        out.push_str(&format!(
+            "\n… and {} more not shown (the first {MAX_RENDERED} are)\n",
+            diagnostics.len() - MAX_RENDERED
+        ));
+    }
     out
 }
+
+/// How many diagnostics [`render`] draws: past these, a file is better mended from the top
+/// and checked again (and drawing each costs a pass over the file).
+pub const MAX_RENDERED: usize = 100;
 
 /// The closest candidate to a misspelt name, if one is close enough to be a plausible typo.
 pub fn did_you_mean<'a>(

@@ -324,10 +324,13 @@ fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut out: Vec<Diagnostic> = Vec::with_capacity(diags.len());
     diags.sort_by_key(|d| (d.span.start, d.span.end));
     for d in diags {
-        if !out
+        // Sorted by span: a repeat lies among the last entries with the same span.
+        let repeat = out
             .iter()
-            .any(|o| o.code == d.code && o.span == d.span && o.message == d.message)
-        {
+            .rev()
+            .take_while(|o| o.span == d.span)
+            .any(|o| o.code == d.code && o.message == d.message);
+        if !repeat {
             out.push(d);
         }
     }
