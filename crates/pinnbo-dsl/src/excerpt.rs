@@ -4,7 +4,7 @@
 //! window around what the diagnostic points at (one stray token must not echo a 5 MB line).
 //! Spans move with the text; the `file:line:col` header stays the file's.
 
-use crate::source::{Source, Span};
+use crate::source::{line_end, Source, Span};
 use miette::{MietteError, MietteSpanContents, SourceCode, SourceSpan, SpanContents};
 
 /// Lines longer than this many characters are cut to a window of this many.
@@ -50,11 +50,12 @@ impl Excerpt {
     /// The line `file[start..end]`, cut to a window if it is long.
     fn push_line(&mut self, start: usize, end: usize, spans: &[Span]) {
         let line = &self.source.text()[start..end];
-        let chars: Vec<usize> = line.char_indices().map(|(i, _)| start + i).collect();
-        if chars.len() <= SHOWN_LINE {
+        // Bytes bound characters from above: most lines need no count.
+        if line.len() <= SHOWN_LINE || line.chars().count() <= SHOWN_LINE {
             self.push_shown(start, end);
             return;
         }
+        let chars: Vec<usize> = line.char_indices().map(|(i, _)| start + i).collect();
         let anchor = spans
             .iter()
             .map(|s| s.start)
@@ -125,22 +126,6 @@ impl Excerpt {
     pub(crate) fn span(&self, span: Span) -> SourceSpan {
         let (start, end) = (self.map(span.start), self.map(span.end));
         (start, end.saturating_sub(start)).into()
-    }
-}
-
-/// The end of the line starting at `start` (before its terminator) and the next line's start.
-fn line_end(text: &str, start: usize) -> (usize, usize) {
-    let bytes = text.as_bytes();
-    match bytes[start..]
-        .iter()
-        .position(|&b| b == b'\n' || b == b'\r')
-    {
-        None => (text.len(), text.len()),
-        Some(k) => {
-            let end = start + k;
-            let crlf = bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n');
-            (end, end + if crlf { 2 } else { 1 })
-        }
     }
 }
 

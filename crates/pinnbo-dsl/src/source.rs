@@ -75,22 +75,35 @@ impl Source {
     }
 
     /// 1-based line and column (in characters) of a byte offset. A line ends at `\n`, `\r\n`
-    /// or a lone `\r`, as it does for the parser.
+    /// or a lone `\r`, as it does for the parser ([`line_end`]).
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
-        let before = &self.text[..offset.min(self.text.len())];
-        let bytes = before.as_bytes();
-        let breaks = bytes
-            .iter()
-            .enumerate()
-            .filter(|&(i, &b)| {
-                b == b'\n' || (b == b'\r' && self.text.as_bytes().get(i + 1) != Some(&b'\n'))
-            })
-            .count();
-        let line_start = bytes
-            .iter()
-            .rposition(|&b| b == b'\n' || b == b'\r')
-            .map_or(0, |i| i + 1);
-        (breaks + 1, before[line_start..].chars().count() + 1)
+        let offset = offset.min(self.text.len());
+        let (mut line, mut start) = (1, 0);
+        loop {
+            let (end, next) = line_end(&self.text, start);
+            if offset < next || end == self.text.len() {
+                return (line, self.text[start..offset].chars().count() + 1);
+            }
+            line += 1;
+            start = next;
+        }
+    }
+}
+
+/// The end of the line starting at `start` (before its terminator: `\n`, `\r\n` or a lone
+/// `\r`) and the next line's start.
+pub(crate) fn line_end(text: &str, start: usize) -> (usize, usize) {
+    let bytes = text.as_bytes();
+    match bytes[start..]
+        .iter()
+        .position(|&b| b == b'\n' || b == b'\r')
+    {
+        None => (text.len(), text.len()),
+        Some(k) => {
+            let end = start + k;
+            let crlf = bytes[end] == b'\r' && bytes.get(end + 1) == Some(&b'\n');
+            (end, end + if crlf { 2 } else { 1 })
+        }
     }
 }
 
