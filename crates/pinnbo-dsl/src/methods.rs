@@ -349,7 +349,8 @@ const GP: &[Spec] = &[
         "restarts",
         Kind::Int { min: 1 },
         Default::Int(3),
-        "starts of the marginal-likelihood fit",
+        "seeded starts of the marginal-likelihood fit, beside the previous step's optimum, \
+         up to 200 observations; later fits continue from that optimum alone",
     ),
 ];
 

@@ -218,6 +218,9 @@ fn finite_or_worst(v: f64) -> f64 {
 /// A score with its gradient in the point; None where it cannot be evaluated.
 pub type SmoothScore<'a> = dyn Fn(&[f64]) -> Option<(f64, Vec<f64>)> + Sync + 'a;
 
+/// The same acquisition's values alone at many points at once (the candidates' screening).
+pub type ScreenScore<'a> = dyn Fn(&[Vec<f64>]) -> Vec<f64> + Sync + 'a;
+
 /// Quasi-Newton starts of [`maximize_smooth`]: the best this many candidates.
 const SMOOTH_STARTS: usize = 10;
 /// When a start's projected L-BFGS stops.
@@ -227,11 +230,12 @@ const SMOOTH_STOP: Stop = Stop {
     decrease: 1e-12,
 };
 
-/// As [`maximize`] for a score with an exact gradient: the candidates are ranked by value,
-/// and with refinement on, projected L-BFGS runs from the best ten of them in parallel
+/// As [`maximize`] for a score with an exact gradient: the candidates are ranked by their
+/// values from `screen` (all at once), and with refinement on, projected L-BFGS runs from the best ten of them in parallel
 /// (`surrogates::bounded`), the best result kept (ties in start order).
 pub fn maximize_smooth(
     score: &SmoothScore,
+    screen: &ScreenScore,
     domain: &Domain,
     search: Search,
     rng: &mut ChaCha8Rng,
@@ -239,9 +243,12 @@ pub fn maximize_smooth(
     let d = domain.d;
     let seed = rng.random::<u64>();
     let flat = domain.candidates(search.candidates.max(1), seed);
-    let value = |p: &[f64]| finite_or_worst(score(p).map_or(f64::NAN, |(v, _)| v));
-    let mut scored: Vec<(Vec<f64>, f64)> =
-        flat.par_chunks(d).map(|p| (p.to_vec(), value(p))).collect();
+    let points: Vec<Vec<f64>> = flat.chunks(d).map(<[f64]>::to_vec).collect();
+    let values = screen(&points);
+    let mut scored: Vec<(Vec<f64>, f64)> = points
+        .into_iter()
+        .zip(values.into_iter().map(finite_or_worst))
+        .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     if search.refine {
         let (lo, hi): (Vec<f64>, Vec<f64>) = domain.bounds().into_iter().unzip();
@@ -359,8 +366,16 @@ mod tests {
                 let grad = u.iter().zip(&centre).map(|(a, b)| -6.0 * (a - b)).collect();
                 Some((value, grad))
             };
-            let (best, _) =
-                maximize_smooth(&score, &domain, search, &mut ChaCha8Rng::seed_from_u64(4));
+            let screen = |points: &[Vec<f64>]| -> Vec<f64> {
+                points.iter().map(|p| score(p).unwrap().0).collect()
+            };
+            let (best, _) = maximize_smooth(
+                &score,
+                &screen,
+                &domain,
+                search,
+                &mut ChaCha8Rng::seed_from_u64(4),
+            );
             for (b, e) in best.iter().zip(expected) {
                 assert!((b - e).abs() < 1e-6, "{best:?} vs {expected:?}");
             }
@@ -369,8 +384,13 @@ mod tests {
                 refine: false,
                 ..search
             };
-            let (raw, _) =
-                maximize_smooth(&score, &domain, plain, &mut ChaCha8Rng::seed_from_u64(4));
+            let (raw, _) = maximize_smooth(
+                &score,
+                &screen,
+                &domain,
+                plain,
+                &mut ChaCha8Rng::seed_from_u64(4),
+            );
             assert!(
                 raw.iter().zip(expected).any(|(b, e)| (b - e).abs() > 1e-3),
                 "{raw:?}"

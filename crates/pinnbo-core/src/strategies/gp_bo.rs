@@ -14,9 +14,9 @@ use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::physics::{objective_field, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::gp::{GpModel, Kernel, Prior};
-use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling, Starts};
-use crate::surrogates::GpPosterior;
+use crate::surrogates::gp::{GpModel, Hyper, Kernel, Prior};
+use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling};
+use crate::surrogates::{GpPosterior, Starts};
 use faer::Mat;
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
@@ -48,6 +48,24 @@ pub struct GpBo {
     pub beta: Option<f64>,
     /// The pde the objective's GP is conditioned on (`physics-gp`); None for the plain GPs.
     pub physics: Option<Physics>,
+    /// The plain GPs' last optima, where their next fits start.
+    previous: Previous,
+}
+
+/// Each plain GP's last fitted hyperparameters: the objective's (unless the pde's GP models
+/// it) and each constraint's.
+#[derive(Clone, Default)]
+struct Previous {
+    objective: Option<Hyper>,
+    constraints: Vec<Hyper>,
+}
+
+/// What [`GpBo::state`] saves: every GP's last optimum, packed.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Saved {
+    objective: Option<Vec<f64>>,
+    physics: Option<Vec<f64>>,
+    constraints: Vec<Vec<f64>>,
 }
 
 /// The physics-informed GP's pde and what it carries from step to step.
@@ -98,6 +116,7 @@ impl GpBo {
                 _ => None,
             },
             physics: None,
+            previous: Previous::default(),
         }
     }
 
@@ -144,8 +163,12 @@ impl GpBo {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
         let Some(physics) = &mut self.physics else {
-            let gp =
-                GpModel::fit(self.kernel, self.prior, &x, &y, self.restarts, rng).within(PART)?;
+            let starts = Starts {
+                previous: self.previous.objective.as_ref(),
+                restarts: self.restarts,
+            };
+            let gp = GpModel::fit(self.kernel, self.prior, &x, &y, starts, rng).within(PART)?;
+            self.previous.objective = Some(gp.hyper.clone());
             let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
             return Ok((Box::new(gp), diagnostics));
         };
@@ -229,33 +252,57 @@ impl Strategy for GpBo {
         }
     }
 
-    /// The physics-informed GP's last hyperparameters, where its next fit starts.
+    /// Every GP's last hyperparameters, where its next fit starts.
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
-        let Some(previous) = self.physics.as_ref().and_then(|p| p.previous.as_ref()) else {
-            return Ok(None);
+        let saved = Saved {
+            objective: self.previous.objective.as_ref().map(Hyper::pack),
+            physics: (self.physics.as_ref())
+                .and_then(|p| p.previous.as_ref())
+                .map(PdeHyper::pack),
+            constraints: self.previous.constraints.iter().map(Hyper::pack).collect(),
         };
-        let bytes = serde_json::to_vec(&previous.pack())
-            .map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
+        if saved.objective.is_none() && saved.physics.is_none() {
+            return Ok(None);
+        }
+        let bytes =
+            serde_json::to_vec(&saved).map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
         Ok(Some(bytes))
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
-        let Some(physics) = &mut self.physics else {
-            return Ok(());
+        let unreadable =
+            || StrategyError::unusable(PART, "its saved hyperparameters do not fit the problem");
+        let saved = match saved {
+            None => Saved {
+                objective: None,
+                physics: None,
+                constraints: Vec::new(),
+            },
+            Some(bytes) => match serde_json::from_slice::<Saved>(&bytes) {
+                Ok(saved) => saved,
+                // Runs journaled before the plain GPs were warm-started saved the
+                // physics-informed GP's parameters alone.
+                Err(_) => Saved {
+                    objective: None,
+                    physics: Some(serde_json::from_slice(&bytes).map_err(|_| unreadable())?),
+                    constraints: Vec::new(),
+                },
+            },
         };
-        physics.previous = match saved {
-            None => None,
-            Some(bytes) => {
-                let packed: Vec<f64> = serde_json::from_slice(&bytes)
-                    .map_err(|e| StrategyError::unusable(PART, e.to_string()))?;
-                Some(PdeHyper::from_packed(&packed).ok_or_else(|| {
-                    StrategyError::unusable(
-                        PART,
-                        "its saved hyperparameters do not fit the problem",
-                    )
-                })?)
-            }
+        let plain = |v: &Vec<f64>| Hyper::from_packed(v).ok_or_else(unreadable);
+        self.previous = Previous {
+            objective: saved.objective.as_ref().map(plain).transpose()?,
+            constraints: saved
+                .constraints
+                .iter()
+                .map(plain)
+                .collect::<Result<_, _>>()?,
         };
+        if let Some(physics) = &mut self.physics {
+            physics.previous = (saved.physics.as_deref())
+                .map(|v| PdeHyper::from_packed(v).ok_or_else(unreadable))
+                .transpose()?;
+        }
         Ok(())
     }
 
@@ -266,7 +313,15 @@ impl Strategy for GpBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let (gp, _) = self.fit_objective(history, rng)?;
+        // A picture's fit must not move where the next proposal's fit starts.
+        let kept = self.previous.clone();
+        let kept_physics = self.physics.as_ref().map(|p| p.previous.clone());
+        let fitted = self.fit_objective(history, rng);
+        self.previous = kept;
+        if let (Some(physics), Some(previous)) = (&mut self.physics, kept_physics) {
+            physics.previous = previous;
+        }
+        let (gp, _) = fitted?;
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -284,9 +339,14 @@ impl Strategy for GpBo {
         let constraints = (0..k)
             .map(|c| {
                 let v: Vec<f64> = history.iter().map(|o| o.constraints[c]).collect();
-                GpModel::fit(self.kernel, self.prior, &x, &v, self.restarts, rng).within(PART)
+                let starts = Starts {
+                    previous: self.previous.constraints.get(c),
+                    restarts: self.restarts,
+                };
+                GpModel::fit(self.kernel, self.prior, &x, &v, starts, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
+        self.previous.constraints = constraints.iter().map(|g| g.hyper.clone()).collect();
         let train_seconds = clock.elapsed().as_secs_f64();
         let feasibility = |u: &[f64]| -> f64 {
             constraints
@@ -297,11 +357,21 @@ impl Strategy for GpBo {
                 })
                 .product()
         };
+        // Each point's log probability of satisfying every constraint, at many points.
+        let log_feasibility_many = |points: &[Vec<f64>]| -> Vec<f64> {
+            let mut total = vec![0.0; points.len()];
+            for g in &constraints {
+                for (t, (m, s)) in total.iter_mut().zip(g.predict_batch(points)) {
+                    *t += log_probability_nonpositive(m, s);
+                }
+            }
+            total
+        };
         // Incumbent: the best posterior mean among feasible observations (robust to noise).
         let incumbent = history
             .iter()
             .filter(|o| o.is_feasible())
-            .map(|o| objective.predict(&o.unit).0)
+            .map(|o| objective.predict_mean(&o.unit))
             .min_by(f64::total_cmp);
         let t = history.len() as f64;
         let beta = self.beta.unwrap_or_else(|| {
@@ -326,21 +396,38 @@ impl Strategy for GpBo {
                     }
                     Some(total)
                 };
-                let (unit, log_value) = maximize_smooth(&score, &domain, self.search, rng);
+                let screen = |points: &[Vec<f64>]| -> Vec<f64> {
+                    let mut total = log_feasibility_many(points);
+                    if let Some(best) = incumbent {
+                        let predictions = objective.predict_batch(points);
+                        for (t, (m, s)) in total.iter_mut().zip(predictions) {
+                            *t += log_expected_improvement(best, m, s);
+                        }
+                    }
+                    total
+                };
+                let (unit, log_value) = maximize_smooth(&score, &screen, &domain, self.search, rng);
                 (unit, log_value.exp())
             }
             GpAcquisition::ConfidenceBound => {
                 // The bound in standardized units; points unlikely to be feasible rank after
                 // every likely one.
                 let scale = objective.standardizer().std;
+                let bound =
+                    |m: f64, s: f64| beta.sqrt() * s / scale - objective.standardizer().forward(m);
+                let penalty = |feasible: f64| if feasible < 0.5 { 1e6 } else { 0.0 };
                 let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
-                    let (lcb, grad) = with_gradient(objective.as_ref(), u, |m, s| {
-                        beta.sqrt() * s / scale - objective.standardizer().forward(m)
-                    });
-                    let penalty = if feasibility(u) < 0.5 { 1e6 } else { 0.0 };
-                    Some((lcb - penalty, grad))
+                    let (lcb, grad) = with_gradient(objective.as_ref(), u, bound);
+                    Some((lcb - penalty(feasibility(u)), grad))
                 };
-                maximize_smooth(&score, &domain, self.search, rng)
+                let screen = |points: &[Vec<f64>]| -> Vec<f64> {
+                    let predictions = objective.predict_batch(points);
+                    let feasible = log_feasibility_many(points);
+                    (predictions.into_iter().zip(feasible))
+                        .map(|((m, s), f)| bound(m, s) - penalty(f.exp()))
+                        .collect()
+                };
+                maximize_smooth(&score, &screen, &domain, self.search, rng)
             }
             GpAcquisition::ThompsonSampling => {
                 thompson(objective.as_ref(), &feasibility, &domain, rng)?

@@ -2,12 +2,12 @@
 //! with one length scale per input, signal and noise variances fitted by maximizing the log
 //! marginal likelihood, or the log posterior under [`Prior::DimensionScaled`] (projected
 //! L-BFGS on the log-parameters within their bounds, analytic gradient, several seeded
-//! starts).
+//! starts for the first fit and the previous optimum for every later one).
 
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
-use crate::surrogates::{joint_posterior, GpPosterior, Gradient};
+use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -121,6 +121,21 @@ const FIT_STOP: Stop = Stop {
     gradient: 1e-5,
     decrease: 1e-10,
 };
+/// Up to this many observations every fit also makes the cold starts (under 0.2 s at
+/// d = 10): while the data are few the likelihood has several modes, and the previous
+/// step's may not stay the best. Beyond it a cold fit costs seconds and grows as t³, and the
+/// fit continues from the previous optimum alone.
+const RESTARTS_UNTIL: usize = 200;
+/// From the previous step's optimum the fit continues where it left off: one observation
+/// more moves the optimum little, and over the steps the optimization goes on at a fraction
+/// of a cold fit's cost. It stops once an iteration gains less than a millionth of the
+/// objective: from a warm start the rest is digits that change no prediction
+/// (docs/decisions.md "Warm-started GP fits").
+const WARM_STOP: Stop = Stop {
+    iterations: 10,
+    decrease: 1e-6,
+    ..FIT_STOP
+};
 
 pub struct GpModel {
     kernel: Kernel,
@@ -150,6 +165,29 @@ fn scaled_r2(a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
 }
 
 impl Hyper {
+    /// Length scales, then signal and noise: the fit's parameter vector.
+    pub fn pack(&self) -> Vec<f64> {
+        let mut theta = self.log_lengthscales.clone();
+        theta.extend([self.log_signal, self.log_noise]);
+        theta
+    }
+
+    /// The inverse of [`Hyper::pack`]; None when `v` has no length scale or a non-finite
+    /// entry.
+    pub fn from_packed(v: &[f64]) -> Option<Hyper> {
+        (v.len() > 2 && v.iter().all(|x| x.is_finite())).then(|| Hyper::unpack(v))
+    }
+
+    /// [`Hyper::from_packed`] without its checks: `v` holds at least three entries.
+    pub(crate) fn unpack(v: &[f64]) -> Hyper {
+        let d = v.len() - 2;
+        Hyper {
+            log_lengthscales: v[..d].to_vec(),
+            log_signal: v[d],
+            log_noise: v[d + 1],
+        }
+    }
+
     /// `1 / l_a²` per input: the weights of the scaled squared distance.
     fn inverse_squared_lengthscales(&self) -> Vec<f64> {
         self.log_lengthscales
@@ -163,21 +201,24 @@ fn covariance(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
     kernel_matrices(kernel, x, h).0
 }
 
-/// `K` (noise on the diagonal) and `∂k/∂r²` times the signal variance, from one kernel
-/// evaluation per pair of the upper triangle (both are symmetric).
+/// `K` (noise on the diagonal) and `∂k/∂r²` times the signal variance, on and below the
+/// diagonal only (both are symmetric; the Cholesky factorization and the gradient read that
+/// triangle), columns in parallel.
 fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f64>) {
     let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
     let (mut k, mut slope) = (Mat::zeros(n, n), Mat::zeros(n, n));
-    for j in 0..n {
-        for i in 0..j {
-            let (kv, dk) = kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2));
-            (k[(i, j)], k[(j, i)]) = (s2 * kv, s2 * kv);
-            (slope[(i, j)], slope[(j, i)]) = (s2 * dk, s2 * dk);
-        }
-        k[(j, j)] = s2 + n2;
-    }
+    k.par_col_iter_mut()
+        .zip(slope.par_col_iter_mut())
+        .enumerate()
+        .for_each(|(j, (mut kc, mut sc))| {
+            kc[j] = s2 + n2;
+            for i in j + 1..n {
+                let (kv, dk) = kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2));
+                (kc[i], sc[i]) = (s2 * kv, s2 * dk);
+            }
+        });
     (k, slope)
 }
 
@@ -198,14 +239,16 @@ fn nll_and_gradient(
     let nll = 0.5 * y.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
         + 0.5 * spd.log_det()
         + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
-    // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ), over the upper triangle twice plus the diagonal.
+    // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ), over the lower triangle twice plus the diagonal;
+    // each column's share in parallel, summed in column order (the same sum on any number
+    // of threads).
     let kinv = spd.inverse();
     let w = |i: usize, j: usize| kinv[(i, j)] - alpha[i] * alpha[j];
     let inv_l2 = h.inverse_squared_lengthscales();
     let noise = h.log_noise.exp();
-    let mut grad = vec![0.0; d + 2];
-    for j in 0..n {
-        for i in 0..j {
+    let column = |j: usize| {
+        let mut grad = vec![0.0; d + 2];
+        for i in j + 1..n {
             let wij = w(i, j);
             // The signal's derivative is K itself off the diagonal.
             grad[d] += wij * k[(i, j)];
@@ -219,6 +262,12 @@ fn nll_and_gradient(
         let wjj = w(j, j);
         grad[d] += 0.5 * wjj * (k[(j, j)] - noise);
         grad[d + 1] += 0.5 * wjj * noise;
+        grad
+    };
+    let shares: Vec<Vec<f64>> = (0..n).into_par_iter().map(column).collect();
+    let mut grad = vec![0.0; d + 2];
+    for share in shares {
+        grad.iter_mut().zip(share).for_each(|(g, s)| *g += s);
     }
     let (penalty, prior_grad) = prior.penalty(h);
     for (g, p) in grad.iter_mut().zip(prior_grad) {
@@ -233,19 +282,10 @@ fn fit_from(
     prior: Prior,
     x: &[Vec<f64>],
     y: &[f64],
-    start: Hyper,
+    start: &Hyper,
+    stop: Stop,
 ) -> Option<(f64, Hyper)> {
     let d = start.log_lengthscales.len();
-    let pack = |h: &Hyper| -> Vec<f64> {
-        let mut theta = h.log_lengthscales.clone();
-        theta.extend([h.log_signal, h.log_noise]);
-        theta
-    };
-    let unpack = |theta: &[f64]| Hyper {
-        log_lengthscales: theta[..d].to_vec(),
-        log_signal: theta[d],
-        log_noise: theta[d + 1],
-    };
     let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 2)
         .map(|i| match i {
             _ if i < d => LENGTHSCALE,
@@ -253,20 +293,41 @@ fn fit_from(
             _ => NOISE,
         })
         .unzip();
-    let objective = |theta: &[f64]| nll_and_gradient(kernel, prior, x, y, &unpack(theta));
-    let (value, theta) = bounded::minimize(&objective, &pack(&start), &lo, &hi, FIT_STOP)?;
-    Some((value, unpack(&theta)))
+    let objective =
+        |theta: &[f64]| nll_and_gradient(kernel, prior, x, y, &Hyper::from_packed(theta)?);
+    let (value, theta) = bounded::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
+    Some((value, Hyper::from_packed(&theta)?))
+}
+
+/// A first fit's starts: length scale 0.3, unit signal, noise 1e-3, then `restarts − 1`
+/// drawn from `rng`.
+fn cold_starts(d: usize, restarts: usize, rng: &mut ChaCha8Rng) -> Vec<Hyper> {
+    let mut starts = vec![Hyper {
+        log_lengthscales: vec![0.3f64.ln(); d],
+        log_signal: 0.0,
+        log_noise: 1e-3f64.ln(),
+    }];
+    for _ in 1..restarts.max(1) {
+        starts.push(Hyper {
+            log_lengthscales: (0..d).map(|_| rng.random_range(-3.0..1.0)).collect(),
+            log_signal: rng.random_range(-1.0..1.0),
+            log_noise: rng.random_range(-10.0..-2.0),
+        });
+    }
+    starts
 }
 
 impl GpModel {
-    /// Fits a GP to points in `[0, 1]^d` and values (minimized objective). `restarts` starts:
-    /// the first at length scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`.
+    /// Fits a GP to points in `[0, 1]^d` and values (minimized objective), from the previous
+    /// optimum when there is one (of the same dimension) and, with at most
+    /// [`RESTARTS_UNTIL`] points or none, from `restarts` cold starts: the first at length
+    /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`.
     pub fn fit(
         kernel: Kernel,
         prior: Prior,
         x: &[Vec<f64>],
         values: &[f64],
-        restarts: usize,
+        starts: Starts<Hyper>,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, GpError> {
         if x.is_empty() {
@@ -275,23 +336,22 @@ impl GpModel {
         let d = x[0].len();
         let standardizer = Standardizer::fit(values);
         let y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
-        let mut starts = vec![Hyper {
-            log_lengthscales: vec![0.3f64.ln(); d],
-            log_signal: 0.0,
-            log_noise: 1e-3f64.ln(),
-        }];
-        for _ in 1..restarts.max(1) {
-            starts.push(Hyper {
-                log_lengthscales: (0..d).map(|_| rng.random_range(-3.0..1.0)).collect(),
-                log_signal: rng.random_range(-1.0..1.0),
-                log_noise: rng.random_range(-10.0..-2.0),
-            });
-        }
+        let warm = starts
+            .previous
+            .filter(|h| h.log_lengthscales.len() == d)
+            .cloned();
+        let cold = match warm.is_none() || x.len() <= RESTARTS_UNTIL {
+            true => cold_starts(d, starts.restarts, rng),
+            false => Vec::new(),
+        };
+        let starts: Vec<(Hyper, Stop)> = (warm.into_iter().map(|h| (h, WARM_STOP)))
+            .chain(cold.into_iter().map(|h| (h, FIT_STOP)))
+            .collect();
         // The starts in parallel (each fit is sequential), the best chosen in their order, so
         // the result does not depend on the number of threads.
         let fits: Vec<Option<(f64, Hyper)>> = starts
             .into_par_iter()
-            .map(|start| fit_from(kernel, prior, x, &y, start))
+            .map(|(start, stop)| fit_from(kernel, prior, x, &y, &start, stop))
             .collect();
         let mut best: Option<(f64, Hyper)> = None;
         for (nll, h) in fits.into_iter().flatten() {
@@ -361,6 +421,19 @@ impl GpPosterior for GpModel {
         Gradient::from_cross(&k, &dk, &self.alpha, &w, s2)
     }
 
+    fn mean_standardized(&self, u: &[f64]) -> f64 {
+        self.cross(u)
+            .iter()
+            .zip(&self.alpha)
+            .map(|(a, b)| a * b)
+            .sum()
+    }
+
+    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+        let s2 = self.hyper.log_signal.exp();
+        batch_posterior(points, |u| self.cross(u), &self.alpha, &self.spd, s2)
+    }
+
     /// Posterior mean and variance of the latent function at `u`, standardized units.
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let k = self.cross(u);
@@ -386,6 +459,13 @@ impl GpPosterior for GpModel {
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    fn cold(restarts: usize) -> Starts<'static, Hyper> {
+        Starts {
+            previous: None,
+            restarts,
+        }
+    }
 
     /// Two points, fixed hyperparameters, SE kernel: the textbook posterior by hand.
     #[test]
@@ -489,8 +569,54 @@ mod tests {
         let x: Vec<Vec<f64>> = (0..10).map(|_| vec![rng.random(), rng.random()]).collect();
         let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
         for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-            let model = GpModel::fit(kernel, Prior::None, &x, &y, 1, &mut rng).unwrap();
-            crate::surrogates::assert_gradient_matches(&model, &[0.37, 0.61]);
+            let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(1), &mut rng).unwrap();
+            crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
+        }
+    }
+
+    /// With a previous optimum the fit continues from it: beyond `RESTARTS_UNTIL` points
+    /// from it alone (from a poor one it descends; from its own optimum it ends no worse),
+    /// below it beside the cold starts (never worse than they are); one of another dimension
+    /// is ignored.
+    #[test]
+    fn a_warm_fit_continues_from_the_previous_optimum() {
+        let kernel = Kernel::Matern52;
+        let poor = Hyper {
+            log_lengthscales: vec![2.0, 2.0],
+            log_signal: -2.0,
+            log_noise: -1.0,
+        };
+        for n in [30, RESTARTS_UNTIL + 10] {
+            let mut rng = ChaCha8Rng::seed_from_u64(5);
+            let x: Vec<Vec<f64>> = (0..n).map(|_| vec![rng.random(), rng.random()]).collect();
+            let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
+            let fit = |previous: Option<&Hyper>| {
+                let starts = Starts {
+                    previous,
+                    restarts: 3,
+                };
+                let mut rng = ChaCha8Rng::seed_from_u64(1);
+                GpModel::fit(kernel, Prior::None, &x, &y, starts, &mut rng).unwrap()
+            };
+            let cold = fit(None);
+            let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
+            let at_poor = nll_and_gradient(kernel, Prior::None, &x, &standardized, &poor);
+            let from_poor = fit(Some(&poor));
+            assert!(
+                from_poor.nll < at_poor.unwrap().0 - 1.0,
+                "{}",
+                from_poor.nll
+            );
+            if n <= RESTARTS_UNTIL {
+                assert!(from_poor.nll <= cold.nll + 1e-9, "{n}: {}", from_poor.nll);
+            }
+            let again = fit(Some(&cold.hyper));
+            assert!(again.nll <= cold.nll + 1e-9, "{} > {}", again.nll, cold.nll);
+            let other_dimension = Hyper {
+                log_lengthscales: vec![0.0; 3],
+                ..poor.clone()
+            };
+            assert_eq!(fit(Some(&other_dimension)).hyper, cold.hyper);
         }
     }
 
@@ -499,7 +625,7 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let x: Vec<Vec<f64>> = (0..20).map(|i| vec![i as f64 / 19.0]).collect();
         let y: Vec<f64> = x.iter().map(|p| (6.0 * p[0]).sin()).collect();
-        let model = GpModel::fit(Kernel::Matern52, Prior::None, &x, &y, 3, &mut rng).unwrap();
+        let model = GpModel::fit(Kernel::Matern52, Prior::None, &x, &y, cold(3), &mut rng).unwrap();
         let (m, s) = model.predict(&[0.5]);
         assert!((m - 3f64.sin()).abs() < 0.02, "{m} ± {s}");
         assert!(s < 0.05);

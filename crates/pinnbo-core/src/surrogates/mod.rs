@@ -10,6 +10,14 @@ pub mod pde_gp;
 
 use crate::space::Standardizer;
 use faer::Mat;
+use rayon::prelude::*;
+
+/// What a hyperparameter fit starts from: the previous step's optimum when there is one,
+/// and how many starts a fit without one makes.
+pub struct Starts<'a, H> {
+    pub previous: Option<&'a H>,
+    pub restarts: usize,
+}
 
 /// What an acquisition asks of a fitted Gaussian model of the objective.
 pub trait GpPosterior: Sync {
@@ -24,12 +32,66 @@ pub trait GpPosterior: Sync {
     /// Mean and variance at `u` (standardized) with their gradients in `u`.
     fn predict_gradient(&self, u: &[f64]) -> Gradient;
 
+    /// The mean alone at `u` (standardized): a dot product, without the variance's solve.
+    fn mean_standardized(&self, u: &[f64]) -> f64;
+
+    /// Means and variances (standardized) at many points, as [`batch_posterior`] computes
+    /// them: what an acquisition's screening of thousands of candidates asks.
+    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)>;
+
+    /// The mean alone in the data's units.
+    fn predict_mean(&self, u: &[f64]) -> f64 {
+        self.standardizer().inverse(self.mean_standardized(u))
+    }
+
     /// Mean and standard deviation in the data's units.
     fn predict(&self, u: &[f64]) -> (f64, f64) {
-        let (m, v) = self.predict_standardized(u);
-        let s = self.standardizer();
-        (s.inverse(m), v.sqrt() * s.std)
+        in_units(self.standardizer(), self.predict_standardized(u))
     }
+
+    /// [`GpPosterior::predict`] at many points, by [`GpPosterior::predict_many`].
+    fn predict_batch(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+        let s = self.standardizer();
+        let many = self.predict_many(points);
+        many.into_iter().map(|p| in_units(s, p)).collect()
+    }
+}
+
+/// A standardized mean and variance as the data's mean and standard deviation.
+fn in_units(s: &Standardizer, (mean, variance): (f64, f64)) -> (f64, f64) {
+    (s.inverse(mean), variance.sqrt() * s.std)
+}
+
+/// Points per block of [`batch_posterior`]: a block's cross-covariances are solved against
+/// the factor in one pass over it, and enough blocks remain to share the threads.
+const BATCH_BLOCK: usize = 128;
+
+/// Means `k·alpha` and variances `prior − |L⁻¹k|²` at many points from their
+/// cross-covariances with the conditioning rows (`cross`), the weights, the factor and the
+/// prior variance. With thousands of rows the factor does not fit in cache, and a solve per
+/// point would stream it once per point; a block's triangular solve with many right-hand
+/// sides streams it once per block. Blocks run in parallel; the result does not depend on
+/// the number of threads.
+pub(crate) fn batch_posterior(
+    points: &[Vec<f64>],
+    cross: impl Fn(&[f64]) -> Vec<f64> + Sync,
+    alpha: &[f64],
+    spd: &dense::Spd,
+    prior: f64,
+) -> Vec<(f64, f64)> {
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
+    points
+        .par_chunks(BATCH_BLOCK)
+        .flat_map_iter(|block| {
+            let crosses: Vec<Vec<f64>> = block.iter().map(|p| cross(p)).collect();
+            let columns = Mat::from_fn(alpha.len(), block.len(), |i, j| crosses[j][i]);
+            let half = spd.half_solve_columns(&columns);
+            let squared = |j: usize| half.col(j).iter().map(|v| v * v).sum::<f64>();
+            (0..block.len())
+                .map(|j| (dot(&crosses[j], alpha), (prior - squared(j)).max(0.0)))
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 /// The joint posterior at several points from their cross-covariances with the conditioning
@@ -43,9 +105,18 @@ pub(crate) fn joint_posterior(
 ) -> (Vec<f64>, Mat<f64>) {
     let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let means = cross.iter().map(|k| dot(k, alpha)).collect();
-    let half: Vec<Vec<f64>> = cross.iter().map(|k| spd.half_solve(k)).collect();
+    // All points' solves in one pass over the factor (see `batch_posterior`).
+    let half = spd.half_solve_columns(&Mat::from_fn(alpha.len(), cross.len(), |i, j| cross[j][i]));
     let n = cross.len();
-    let cov = Mat::from_fn(n, n, |i, j| prior(i, j) - dot(&half[i], &half[j]));
+    let cov = Mat::from_fn(n, n, |i, j| {
+        let product: f64 = half
+            .col(i)
+            .iter()
+            .zip(half.col(j).iter())
+            .map(|(a, b)| a * b)
+            .sum();
+        prior(i, j) - product
+    });
     (means, cov)
 }
 
@@ -80,12 +151,25 @@ impl Gradient {
     }
 }
 
-/// The gradient of a model's mean and variance against central differences.
+/// Every way a model predicts at `u` agrees: the gradient's mean and variance, the mean
+/// alone and the batched prediction (among other points) with the pointwise one; the
+/// gradient against central differences.
 #[cfg(test)]
-pub(crate) fn assert_gradient_matches(model: &dyn GpPosterior, u: &[f64]) {
+pub(crate) fn assert_predictions_agree(model: &dyn GpPosterior, u: &[f64]) {
     let g = model.predict_gradient(u);
     let (m, v) = model.predict_standardized(u);
     assert!((g.mean - m).abs() < 1e-10 && (g.variance - v).abs() < 1e-10);
+    assert!((model.mean_standardized(u) - m).abs() < 1e-10);
+    // Enough other points for several blocks, `u` in the last.
+    let mut points: Vec<Vec<f64>> = (0..2 * BATCH_BLOCK + 5)
+        .map(|i| u.iter().map(|c| (c + 0.37 * i as f64) % 1.0).collect())
+        .collect();
+    points.push(u.to_vec());
+    let many = model.predict_many(&points);
+    for (p, (bm, bv)) in points.iter().zip(&many) {
+        let (pm, pv) = model.predict_standardized(p);
+        assert!((bm - pm).abs() < 1e-10 && (bv - pv).abs() < 1e-10, "{p:?}");
+    }
     let h = 1e-6;
     for a in 0..u.len() {
         let at = |s: f64| {

@@ -22,7 +22,7 @@ use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{GpError, Hyper, Prior};
-use crate::surrogates::{joint_posterior, GpPosterior, Gradient};
+use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factor, gram, objective, residual_nll, value_only, Rows};
@@ -66,8 +66,8 @@ pub struct PdeHyper {
 impl PdeHyper {
     /// Length scales, signal, noise and ρ, as logs: the form saved between steps.
     pub fn pack(&self) -> Vec<f64> {
-        let mut v = self.gp.log_lengthscales.clone();
-        v.extend([self.gp.log_signal, self.gp.log_noise, self.log_relative]);
+        let mut v = self.gp.pack();
+        v.push(self.log_relative);
         v
     }
 
@@ -78,14 +78,10 @@ impl PdeHyper {
     }
 
     fn unpack(v: &[f64]) -> PdeHyper {
-        let d = v.len() - 3;
+        let (gp, relative) = v.split_at(v.len() - 1);
         PdeHyper {
-            gp: Hyper {
-                log_lengthscales: v[..d].to_vec(),
-                log_signal: v[d],
-                log_noise: v[d + 1],
-            },
-            log_relative: v[d + 2],
+            gp: Hyper::unpack(gp),
+            log_relative: relative[0],
         }
     }
 }
@@ -126,12 +122,6 @@ pub struct PdeGp {
     pub nll: f64,
 }
 
-/// What a fit starts from: the previous step's parameters when there are any.
-pub struct Starts<'a> {
-    pub previous: Option<&'a PdeHyper>,
-    pub restarts: usize,
-}
-
 impl PdeGp {
     /// Fits the model to observations at unit points `x` (values in the file's units) and to
     /// the pde at `residuals`.
@@ -141,7 +131,7 @@ impl PdeGp {
         x: &[Vec<f64>],
         values: &[f64],
         residuals: &Residuals,
-        starts: Starts,
+        starts: Starts<PdeHyper>,
     ) -> Result<PdeGp, GpError> {
         let rows = Rows::new(x, values, residuals)?;
         let d = x[0].len();
@@ -334,6 +324,19 @@ impl GpPosterior for PdeGp {
 
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         self.predict_functional(&Functional::value(u))
+    }
+
+    fn mean_standardized(&self, u: &[f64]) -> f64 {
+        let k = self.cross(&Functional::value(u), &self.inverse_lengthscales());
+        k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum()
+    }
+
+    /// The value's prior variance is the signal's at every point (a stationary kernel).
+    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+        let inv_l = self.inverse_lengthscales();
+        let cross = |u: &[f64]| self.cross(&Functional::value(u), &inv_l);
+        let s2 = self.hyper.gp.log_signal.exp();
+        batch_posterior(points, cross, &self.alpha, &self.spd, s2)
     }
 
     /// Joint posterior (standardized) at several points: means and covariance.
