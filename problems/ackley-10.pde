@@ -8,6 +8,6 @@ var x[d] in [-32.768, 32.768]
 minimize -20*exp(-0.2*sqrt(sum(x^2)/d)) - exp(sum(cos(2*pi*x))/d) + 20 + e
 optimum 0
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 200, init 10 sobol
 method neural-bo { width 500, depth 2, lambda 0.01, nu 1 }

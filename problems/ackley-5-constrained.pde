@@ -11,6 +11,6 @@ subject to sum: sum(x) <= 0
 subject to ball: sqrt(sum(x^2)) <= 5
 optimum 0                                    # at the origin, which is feasible
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

@@ -28,6 +28,6 @@ oracle fdm {                                  # the "experiment", hidden from th
   EI(x) * dxx(w) = e at x = 1
 }
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method physics-gp                             # the pde conditions a Gaussian process (docs/algorithms.md §8)

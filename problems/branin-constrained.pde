@@ -9,6 +9,6 @@ minimize (x2 - 5.1/(4*pi^2)*x1^2 + 5/pi*x1 - 6)^2 + 10*(1 - 1/(8*pi))*cos(x1) + 
 subject to disk: (x1 - 2.5)^2 + (x2 - 7.5)^2 <= 50
 optimum 0.397887357729738                    # at (pi, 2.275), which is feasible
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

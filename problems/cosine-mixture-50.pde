@@ -9,6 +9,6 @@ pde sum(i, (d(f, x[i]) - 2*x[i] + 0.5*pi*sin(5*pi*x[i]))^2) = 0
 minimize f
 optimum -3.15061010881252                     # 50 * -0.0630122 at x_i = +-0.1848728
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method pinn-bo

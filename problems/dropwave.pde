@@ -9,6 +9,6 @@ pde x[1]*d(f, x[2]) - x[2]*d(f, x[1]) = 0     # f depends on the radius only
 minimize f
 optimum -1
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method pinn-bo

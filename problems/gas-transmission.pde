@@ -7,6 +7,6 @@ minimize 8.61e5*sqrt(x1)*x2*x3^(-2/3)*x4^(-1/2) + 3.69e4*x3 + 7.72e8/x1*x2^0.219
 subject to x4/x2^2 + 1/x2^2 - 1 <= 0
 optimum 2964895.4173                         # Kumar et al. (2020)
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

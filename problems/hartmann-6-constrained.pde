@@ -16,6 +16,6 @@ minimize -( bump(1.0, 10,   3,   17,   3.5, 1.7, 8,  0.1312, 0.1696, 0.5569, 0.0
 subject to l1: sum(x) <= 3
 optimum -3.32237
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

@@ -11,6 +11,6 @@ minimize sin(pi*w(x[1]))^2
        + (w(x[d]) - 1)^2 * (1 + sin(2*pi*w(x[d]))^2)
 optimum 0
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 200, init 10 sobol
 method neural-bo { width 500, depth 2, lambda 0.01, nu 1 }

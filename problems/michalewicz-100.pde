@@ -8,6 +8,6 @@ const m = 10
 var x[100] in [0, pi]
 minimize -sum(i, sin(x[i]) * sin(i*x[i]^2/pi)^(2*m))
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 200, init 10 sobol
 method neural-bo { width 500, depth 2, lambda 0.01, nu 1 }

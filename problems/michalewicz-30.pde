@@ -13,6 +13,6 @@ field f(x) = -sum(i, sin(x[i]) * sin(i*x[i]^2/pi)^(2*m))
 pde sum(i, h(i, x[i]) * d(f, x[i])) - f = 0
 minimize f
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method pinn-bo

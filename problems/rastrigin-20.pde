@@ -11,6 +11,6 @@ pde dot(x, grad(f)) - f = sum(x^2 + 20*pi*x*sin(2*pi*x) + 10*cos(2*pi*x) - 10)
 minimize f
 optimum 0
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method pinn-bo

@@ -9,6 +9,6 @@ minimize 0.1*x*y
 subject to flower: x^2 + y^2 <= (1 + 0.2*cos(8*atan2(x, y)))^2
 optimum -0.072625                            # at (0.84852813, -0.84852813) and its mirror
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

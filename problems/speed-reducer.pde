@@ -21,6 +21,6 @@ subject to c10: 1.5*x6 - x4 + 1.9 <= 0
 subject to c11: 1.1*x7 - x5 + 1.9 <= 0
 optimum 2994.4244658                         # Kumar et al. (2020)
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method neural-cbo

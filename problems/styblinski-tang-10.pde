@@ -8,6 +8,6 @@ pde sum(i, d(f, x[i])) = sum(i, 2*x[i]^3 - 16*x[i] + 2.5)
 minimize f
 optimum -391.661656                           # 10 * -39.1661656 at x_i = -2.903534
 
-noise variance 1% of range
+noise added variance 1% of range
 budget 100, init 10 sobol
 method pinn-bo

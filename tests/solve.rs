@@ -679,3 +679,66 @@ fn a_missing_working_directory_is_refused_at_the_oracle_that_names_it() {
         "nothing is started"
     );
 }
+
+/// `noise std ..` on a command oracle is the known noise of its measurements: every value
+/// is journaled exactly as the program printed it (nothing added, no "clean" twin), and the
+/// GP holds that noise fixed; `noise added ..` there is refused before anything runs.
+#[test]
+fn known_noise_never_alters_what_a_command_measured() {
+    const MEASURE: &str =
+        "#!/bin/sh\nv=$(awk -v a=\"$1\" 'BEGIN { printf \"%.6f\", (a - 0.3)^2 }')\n\
+        echo \"$v\" >> printed.txt\necho \"$v\"\n";
+    let problem = "var x in [0, 1]\nfield f(x)\nminimize f\noracle command \"./measure.sh {x}\"\n\
+        noise std 0.05\nbudget 6, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-known-noise", problem, &[("measure.sh", MEASURE)]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let printed: Vec<f64> = std::fs::read_to_string(dir.join("printed.txt"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let all = records(&dir.join("run"));
+    let journaled: Vec<f64> = all
+        .iter()
+        .map(|r| r["observed"]["objective"].as_f64().unwrap())
+        .collect();
+    assert_eq!(journaled, printed);
+    assert!(all
+        .iter()
+        .all(|r| r.get("clean").is_none_or(Value::is_null)));
+    // The GP's noise variance is the known one, standardized, at every step.
+    for (t, r) in all.iter().enumerate().skip(3) {
+        let seen = &journaled[..t];
+        let mean = seen.iter().sum::<f64>() / t as f64;
+        let var = seen.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / t as f64;
+        // Clamped into the fit's bounds on its logarithm, [-13.8, 0].
+        let expected = (0.05f64.powi(2) / var).ln().clamp(-13.8, 0.0).exp();
+        let fitted = r["diagnostics"]["noise_variance"].as_f64().unwrap();
+        assert!(
+            (fitted - expected).abs() < 1e-9 * expected,
+            "step {t}: {fitted} vs {expected}"
+        );
+    }
+
+    let added = problem.replace("noise std", "noise added std");
+    std::fs::write(dir.join("added.pde"), added).unwrap();
+    let refused = pinnbo(&dir, &["solve", "added.pde", "--allow-exec", "--quiet"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr)
+            .contains("`noise added` would add synthetic noise to what the command measured"),
+        "{}",
+        text(&refused.stderr)
+    );
+}

@@ -211,6 +211,8 @@ pub enum StmtKind {
         items: Vec<BlockItem>,
     },
     Noise {
+        /// `noise added ..`: synthetic noise the loop adds to a benchmark's values.
+        added: bool,
         kind: Option<NoiseKind>,
         level: NoiseLevel,
     },

@@ -302,10 +302,15 @@ pub enum NoiseLevel {
     OfRange(f64),
 }
 
+/// The `noise` statement. Without `added`, the known noise of the observations: the oracle's
+/// values are journaled as they are and the Gaussian-process methods take it as their noise
+/// variance instead of fitting one. With `added`, synthetic Gaussian noise the loop adds to
+/// a closed form's or an FDM field's values (the papers' benchmarks); never to a measurement.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Noise {
     pub kind: NoiseKind,
     pub level: NoiseLevel,
+    pub added: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

@@ -404,6 +404,9 @@ const PHYSICS_GP: &[Spec] = &[
 /// The Thompson draw's candidates are fixed; only where they go can be set.
 const GP_TS: &[Spec] = &[region("global")];
 
+/// Methods that take a known observation noise (`noise std ..`) as their noise variance.
+pub const NOISE_AWARE_METHODS: &[&str] = &["gp-ei", "gp-ucb", "gp-ts", "physics-gp"];
+
 pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "physics-gp",

@@ -1,6 +1,8 @@
-//! Observation noise, as the papers add it to synthetic benchmarks (`noise variance 1% of
-//! range`). Applied by the loop to each evaluation with a seeded stream per evaluation, so a
-//! resumed run draws the same noise; the clean values are journaled beside the noisy ones.
+//! Observation noise: the known noise of measurements (`noise std 0.05`), handed to the
+//! methods that model it, or synthetic noise added to a benchmark's values as the papers do
+//! (`noise added variance 1% of range`). Added noise is applied by the loop to each
+//! evaluation with a seeded stream per evaluation, so a resumed run draws the same noise; the
+//! clean values are journaled beside the noisy ones.
 
 use super::{Evaluation, Oracle, SetupError};
 use crate::run::design::{self, Design};

@@ -142,7 +142,7 @@ impl Optimization {
 
     /// Everything a run needs: the strategy, the oracle and its noise model.
     pub fn setup(self) -> Result<Setup, BuildError> {
-        let strategy = match self.strategy {
+        let mut strategy = match self.strategy {
             Some(s) => s,
             None => methods::strategy_with(
                 &self.problem,
@@ -159,7 +159,27 @@ impl Optimization {
             Some(o) => o,
             None => oracle::from_problem(&self.problem, self.allow_exec)?,
         };
-        let noise = NoiseModel::from_problem(&self.problem, oracle.as_mut(), cheap)?;
+        let model = NoiseModel::from_problem(&self.problem, oracle.as_mut(), cheap)?;
+        let added = self.problem.noise.is_some_and(|n| n.added);
+        if added && !cheap {
+            // The checker refuses it for a command; a caller's oracle may be a measurement too.
+            return Err(SetupError::Plain(
+                "`noise added` adds synthetic noise to a closed form's or an FDM field's values, \
+                 never to an oracle that measures something; for the known noise of its \
+                 measurements write `noise std <level>`"
+                    .into(),
+            )
+            .into());
+        }
+        let noise = match added {
+            true => model,
+            false => {
+                if let Some(known) = &model {
+                    strategy.known_noise(known);
+                }
+                None
+            }
+        };
         Ok(Setup {
             problem: self.problem,
             oracle,
@@ -177,5 +197,46 @@ impl Optimization {
     /// Continues the run journaled in `dir`.
     pub fn resume(self, dir: &Path) -> Result<Run, BuildError> {
         Ok(Run::resume(self.setup()?, dir)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::oracle::{Evaluation, Failure, FnOracle};
+
+    /// A caller's oracle may be a measurement: synthetic noise is refused for it, while its
+    /// known noise reaches the strategy and leaves its values alone.
+    #[test]
+    fn added_noise_is_refused_for_a_callers_oracle() {
+        let problem = |noise: &str| {
+            let text = format!("var x in [0, 1]\nminimize x\n{noise}\n");
+            pinnbo_dsl::compile(&pinnbo_dsl::Source::new("t.pde", text))
+                .unwrap()
+                .problem
+        };
+        let measure = |x: &[f64]| -> Result<Evaluation, Failure> {
+            Ok(Evaluation {
+                objective: x[0],
+                constraints: Vec::new(),
+            })
+        };
+        let added = Optimization::new(problem("noise added std 0.1"))
+            .method("gp-ei")
+            .oracle(FnOracle(measure))
+            .setup();
+        let Err(BuildError::Setup(SetupError::Plain(message))) = added else {
+            panic!("synthetic noise on a caller's oracle was accepted");
+        };
+        assert!(
+            message.starts_with("`noise added` adds synthetic noise"),
+            "{message}"
+        );
+        let known = Optimization::new(problem("noise std 0.1"))
+            .method("gp-ei")
+            .oracle(FnOracle(measure))
+            .setup()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(known.noise.is_none(), "nothing is added to a measurement");
     }
 }

@@ -106,6 +106,8 @@ const FALLBACK: &str = "fallback";
 pub struct Setup {
     pub problem: Problem,
     pub oracle: Box<dyn Oracle>,
+    /// The synthetic noise added to each value (`noise added ..`); known noise went to the
+    /// strategy instead.
     pub noise: Option<NoiseModel>,
     pub strategy: Box<dyn Strategy>,
     pub config: RunConfig,

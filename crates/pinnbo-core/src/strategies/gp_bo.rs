@@ -10,6 +10,7 @@ use crate::acquisition::{
     log_expected_improvement, log_probability_nonpositive, maximize_smooth,
     probability_nonpositive, Search,
 };
+use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::physics::{objective_field, residuals, PhysicsError};
@@ -50,6 +51,8 @@ pub struct GpBo {
     pub physics: Option<Physics>,
     /// The plain GPs' last optima, where their next fits start.
     previous: Previous,
+    /// The observations' known noise (`noise std ..`), held fixed in every fit.
+    known_noise: Option<NoiseModel>,
 }
 
 /// Each plain GP's last fitted hyperparameters: the objective's (unless the pde's GP models
@@ -117,6 +120,7 @@ impl GpBo {
             },
             physics: None,
             previous: Previous::default(),
+            known_noise: None,
         }
     }
 
@@ -167,7 +171,9 @@ impl GpBo {
                 previous: self.previous.objective.as_ref(),
                 restarts: self.restarts,
             };
-            let gp = GpModel::fit(self.kernel, self.prior, &x, &y, starts, rng).within(PART)?;
+            let noise = self.known_noise.as_ref().map(|n| n.objective_std);
+            let gp =
+                GpModel::fit(self.kernel, self.prior, &x, &y, starts, noise, rng).within(PART)?;
             self.previous.objective = Some(gp.hyper.clone());
             let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
             return Ok((Box::new(gp), diagnostics));
@@ -183,6 +189,7 @@ impl GpBo {
             &y,
             &physics.residuals,
             starts,
+            self.known_noise.as_ref().map(|n| n.objective_std),
         )
         .within(PART)?;
         physics.previous = Some(gp.hyper.clone());
@@ -250,6 +257,10 @@ impl Strategy for GpBo {
             GpAcquisition::ConfidenceBound => "gp-ucb",
             GpAcquisition::ThompsonSampling => "gp-ts",
         }
+    }
+
+    fn known_noise(&mut self, noise: &NoiseModel) {
+        self.known_noise = Some(noise.clone());
     }
 
     /// Every GP's last hyperparameters, where its next fit starts.
@@ -343,7 +354,9 @@ impl Strategy for GpBo {
                     previous: self.previous.constraints.get(c),
                     restarts: self.restarts,
                 };
-                GpModel::fit(self.kernel, self.prior, &x, &v, starts, rng).within(PART)
+                let noise =
+                    (self.known_noise.as_ref()).and_then(|n| n.constraint_std.get(c).copied());
+                GpModel::fit(self.kernel, self.prior, &x, &v, starts, noise, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous.constraints = constraints.iter().map(|g| g.hyper.clone()).collect();

@@ -64,6 +64,12 @@ pub trait Strategy: Send {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError>;
 
+    /// The known standard deviations of the observations' noise (`noise std ..` without
+    /// `added`): a method that models observation noise takes them instead of fitting a
+    /// noise level. The others ignore them, and `pinnbo check` warns that they do
+    /// (`pinnbo_dsl::methods::NOISE_AWARE_METHODS`).
+    fn known_noise(&mut self, _noise: &crate::oracle::NoiseModel) {}
+
     /// What the next proposal depends on beyond the history and its random stream, as bytes
     /// the loop saves with the journal; None for a pure strategy.
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {

@@ -284,19 +284,37 @@ fn fit_from(
     y: &[f64],
     start: &Hyper,
     stop: Stop,
+    noise: (f64, f64),
 ) -> Option<(f64, Hyper)> {
     let d = start.log_lengthscales.len();
     let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 2)
         .map(|i| match i {
             _ if i < d => LENGTHSCALE,
             _ if i == d => SIGNAL,
-            _ => NOISE,
+            _ => noise,
         })
         .unzip();
     let objective =
         |theta: &[f64]| nll_and_gradient(kernel, prior, x, y, &Hyper::from_packed(theta)?);
     let (value, theta) = bounded::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
     Some((value, Hyper::from_packed(&theta)?))
+}
+
+/// The bounds of the log noise variance: `bounds`, or with a known noise standard deviation
+/// (the data's units) that noise standardized at both ends, clamped into `bounds` (a
+/// noise-free measurement keeps the floor that keeps the kernel matrix factorable).
+pub(crate) fn noise_bounds(
+    bounds: (f64, f64),
+    known_std: Option<f64>,
+    standardizer: &Standardizer,
+) -> (f64, f64) {
+    match known_std {
+        Some(std) => {
+            let fixed = (2.0 * (std / standardizer.std).ln()).clamp(bounds.0, bounds.1);
+            (fixed, fixed)
+        }
+        None => bounds,
+    }
 }
 
 /// A first fit's starts: length scale 0.3, unit signal, noise 1e-3, then `restarts − 1`
@@ -321,13 +339,15 @@ impl GpModel {
     /// Fits a GP to points in `[0, 1]^d` and values (minimized objective), from the previous
     /// optimum when there is one (of the same dimension) and, with at most
     /// [`RESTARTS_UNTIL`] points or none, from `restarts` cold starts: the first at length
-    /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`.
+    /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`. A known noise
+    /// standard deviation (the values' units) is held fixed instead of fitted.
     pub fn fit(
         kernel: Kernel,
         prior: Prior,
         x: &[Vec<f64>],
         values: &[f64],
         starts: Starts<Hyper>,
+        known_noise: Option<f64>,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, GpError> {
         if x.is_empty() {
@@ -344,14 +364,19 @@ impl GpModel {
             true => cold_starts(d, starts.restarts, rng),
             false => Vec::new(),
         };
+        let noise = noise_bounds(NOISE, known_noise, &standardizer);
         let starts: Vec<(Hyper, Stop)> = (warm.into_iter().map(|h| (h, WARM_STOP)))
             .chain(cold.into_iter().map(|h| (h, FIT_STOP)))
+            .map(|(h, stop)| {
+                let log_noise = h.log_noise.clamp(noise.0, noise.1);
+                (Hyper { log_noise, ..h }, stop)
+            })
             .collect();
         // The starts in parallel (each fit is sequential), the best chosen in their order, so
         // the result does not depend on the number of threads.
         let fits: Vec<Option<(f64, Hyper)>> = starts
             .into_par_iter()
-            .map(|(start, stop)| fit_from(kernel, prior, x, &y, &start, stop))
+            .map(|(start, stop)| fit_from(kernel, prior, x, &y, &start, stop, noise))
             .collect();
         let mut best: Option<(f64, Hyper)> = None;
         for (nll, h) in fits.into_iter().flatten() {
@@ -569,7 +594,7 @@ mod tests {
         let x: Vec<Vec<f64>> = (0..10).map(|_| vec![rng.random(), rng.random()]).collect();
         let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
         for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-            let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(1), &mut rng).unwrap();
+            let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(1), None, &mut rng).unwrap();
             crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
         }
     }
@@ -596,7 +621,7 @@ mod tests {
                     restarts: 3,
                 };
                 let mut rng = ChaCha8Rng::seed_from_u64(1);
-                GpModel::fit(kernel, Prior::None, &x, &y, starts, &mut rng).unwrap()
+                GpModel::fit(kernel, Prior::None, &x, &y, starts, None, &mut rng).unwrap()
             };
             let cold = fit(None);
             let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
@@ -625,7 +650,16 @@ mod tests {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         let x: Vec<Vec<f64>> = (0..20).map(|i| vec![i as f64 / 19.0]).collect();
         let y: Vec<f64> = x.iter().map(|p| (6.0 * p[0]).sin()).collect();
-        let model = GpModel::fit(Kernel::Matern52, Prior::None, &x, &y, cold(3), &mut rng).unwrap();
+        let model = GpModel::fit(
+            Kernel::Matern52,
+            Prior::None,
+            &x,
+            &y,
+            cold(3),
+            None,
+            &mut rng,
+        )
+        .unwrap();
         let (m, s) = model.predict(&[0.5]);
         assert!((m - 3f64.sin()).abs() < 0.02, "{m} ± {s}");
         assert!(s < 0.05);

@@ -278,6 +278,9 @@ pub(crate) fn check(
             }
             _ => None,
         });
+    if let (Some(noise), Some(span)) = (problem.noise, problem.noise_span) {
+        check_noise(&mut cx, noise, span, oracle.as_ref(), method.as_ref());
+    }
     if let (Some(budget), Some((init, _)), Some(span)) =
         (problem.budget, problem.init, problem.init_span)
     {
@@ -367,6 +370,52 @@ fn default_name(file_name: &str) -> String {
     }
 }
 
+/// Added noise never touches a measurement; known noise is only worth stating to a method
+/// that models it.
+fn check_noise(
+    cx: &mut Checker,
+    noise: Noise,
+    span: Span,
+    oracle: Option<&Oracle>,
+    method: Option<&Method>,
+) {
+    if noise.added && matches!(oracle, Some(Oracle::Command(_))) {
+        cx.error(
+            Diagnostic::error(
+                "pde::added-noise-on-measurement",
+                span,
+                "`noise added` would add synthetic noise to what the command measured",
+            )
+            .with_label("synthetic noise")
+            .with_help(
+                "for the known noise of the command's measurements write `noise std <level>` \
+                 (or `noise variance <level>`): its values are kept as measured and the \
+                 Gaussian-process methods take that noise as given",
+            ),
+        );
+    }
+    if let Some(m) = method
+        .filter(|m| !noise.added && !crate::methods::NOISE_AWARE_METHODS.contains(&m.name.as_str()))
+    {
+        cx.diags.push(
+            Diagnostic::warning(
+                "pde::noise-unused",
+                span,
+                format!(
+                    "`{}` does not model observation noise: this known noise changes nothing for it",
+                    m.name
+                ),
+            )
+            .with_label("known noise")
+            .with_help(format!(
+                "the Gaussian-process methods ({}) take it as their noise variance; to add \
+                 synthetic noise to a benchmark's values write `noise added ..`",
+                crate::methods::NOISE_AWARE_METHODS.join(", ")
+            )),
+        );
+    }
+}
+
 /// Statements collected during the second pass.
 #[derive(Default)]
 pub(crate) struct Partial {
@@ -376,6 +425,7 @@ pub(crate) struct Partial {
     pub constraints: Vec<Constraint>,
     optimum: Option<f64>,
     noise: Option<Noise>,
+    noise_span: Option<Span>,
     budget: Option<u64>,
     init: Option<(u64, Design)>,
     init_span: Option<Span>,
@@ -498,7 +548,7 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 p.seed = cx.count(e, "the seed", 0);
             }
         }
-        StmtKind::Noise { kind, level } => {
+        StmtKind::Noise { added, kind, level } => {
             if !seen.once(cx, "noise", stmt.span) {
                 return;
             }
@@ -523,7 +573,9 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
             p.noise = level.map(|level| Noise {
                 kind: kind.unwrap_or(NoiseKind::Std),
                 level,
+                added: *added,
             });
+            p.noise_span = Some(stmt.span);
         }
         StmtKind::Oracle { .. } => {
             if seen.once(cx, "oracle", stmt.span) {
@@ -574,5 +626,38 @@ mod name_tests {
         assert!(!is_safe_name("../../tmp/x"));
         assert!(!is_safe_name("/etc"));
         assert!(is_safe_name("styblinski-tang-10"));
+    }
+}
+
+#[cfg(test)]
+mod noise_tests {
+    use crate::{compile, Source};
+
+    const BASE: &str = "var x in [0, 1]\nfield f(x) = (x - 0.3)^2\nminimize f\n";
+
+    /// Known noise means what it says for every oracle; added noise parses with its kind,
+    /// and a method that cannot use known noise is warned about, at the statement.
+    #[test]
+    fn known_and_added_noise_are_told_apart() {
+        let checked = |text: String| compile(&Source::new("t.pde", text)).unwrap();
+        let known = checked(format!("{BASE}noise std 0.05\nmethod gp-ei\n"));
+        let noise = known.problem.noise.unwrap();
+        assert!(!noise.added && known.warnings.is_empty());
+        let added = checked(format!("{BASE}noise added variance 1% of range\n"));
+        let noise = added.problem.noise.unwrap();
+        assert!(noise.added && noise.kind == crate::ir::NoiseKind::Variance);
+        let unused = checked(format!("{BASE}noise std 0.05\nmethod neural-bo\n"));
+        let codes: Vec<(&str, &str)> = (unused.warnings.iter())
+            .map(|w| (w.code, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            codes,
+            [(
+                "pde::noise-unused",
+                "`neural-bo` does not model observation noise: this known noise changes nothing for it"
+            )]
+        );
+        let added_unused = checked(format!("{BASE}noise added std 0.05\nmethod neural-bo\n"));
+        assert!(added_unused.warnings.is_empty());
     }
 }

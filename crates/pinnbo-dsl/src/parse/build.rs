@@ -207,8 +207,10 @@ impl Builder<'_> {
     fn noise<'a>(&mut self, it: impl Iterator<Item = Pair<'a, Rule>>) -> Option<StmtKind> {
         let mut kind = None;
         let mut level = None;
+        let mut added = false;
         for p in it {
             match p.as_rule() {
+                Rule::noise_added => added = true,
                 Rule::noise_kind => {
                     kind = Some(if p.as_str() == "std" {
                         NoiseKind::Std
@@ -224,6 +226,7 @@ impl Builder<'_> {
             }
         }
         Some(StmtKind::Noise {
+            added,
             kind,
             level: level?,
         })

@@ -21,7 +21,7 @@ mod likelihood;
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
-use crate::surrogates::gp::{GpError, Hyper, Prior};
+use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Prior};
 use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
@@ -132,9 +132,17 @@ impl PdeGp {
         values: &[f64],
         residuals: &Residuals,
         starts: Starts<PdeHyper>,
+        known_noise: Option<f64>,
     ) -> Result<PdeGp, GpError> {
         let rows = Rows::new(x, values, residuals)?;
         let d = x[0].len();
+        // A known observation noise is held fixed, as for the plain GP; every start takes it.
+        let noise = noise_bounds(NOISE, known_noise, &rows.standardizer);
+        let with_noise = |mut h: PdeHyper| {
+            h.gp.log_noise = h.gp.log_noise.clamp(noise.0, noise.1);
+            h
+        };
+        let previous = starts.previous.cloned().map(with_noise);
         // The likelihood in the length scales has many local optima when a pde resolves
         // finer detail than the observations: the fit starts from the best `restarts` of a
         // coarse grid (one length scale for all inputs) and the previous step's optimum,
@@ -152,7 +160,8 @@ impl PdeGp {
                 },
                 log_relative: f64::ln(relative),
             })
-            .chain(starts.previous.cloned())
+            .map(with_noise)
+            .chain(previous.clone())
             .filter_map(|h| {
                 let value = value_only(&rows, prior, scaling, &h)?;
                 Some((value, h))
@@ -169,7 +178,7 @@ impl PdeGp {
             .map(|i| match i {
                 _ if i < d => LENGTHSCALE,
                 _ if i == d => SIGNAL,
-                _ if i == d + 1 => NOISE,
+                _ if i == d + 1 => noise,
                 _ => RELATIVE,
             })
             .unzip();
@@ -188,7 +197,7 @@ impl PdeGp {
         for start in &candidates {
             // From the previous optimum, a few iterations continue last step's fit: over the
             // steps the optimization goes on where it left off, at a fraction of the cost.
-            let stop = match Some(start) == starts.previous {
+            let stop = match Some(start) == previous.as_ref() {
                 true => WARM_STOP,
                 false => FIT_STOP,
             };

@@ -147,6 +147,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
         &values,
         &r,
         starts,
+        None,
     )
     .unwrap();
     let inv_l = model.inverse_lengthscales();
@@ -186,6 +187,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
             previous: None,
             restarts: 2,
         },
+        None,
         &mut rng,
     )
     .unwrap();
