@@ -742,3 +742,76 @@ fn known_noise_never_alters_what_a_command_measured() {
         text(&refused.stderr)
     );
 }
+
+/// `--resume DIR --budget N` extends a finished run (recorded, so `--resume DIR` alone
+/// continues to N, reading the problem file from the journal's header), and the extended
+/// run equals one that had N from the start. An edited problem file is refused with its
+/// first changed line until the edit is accepted.
+#[test]
+fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
+    let problem = "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+                   minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget 6, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-extend", problem, &[]);
+    let solve = |args: &[&str]| {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        all.push("--quiet");
+        pinnbo(&dir, &all)
+    };
+    let ok = |o: std::process::Output| assert!(o.status.success(), "{}", text(&o.stderr));
+    ok(solve(&["problem.pde", "--out", "run"]));
+    ok(solve(&["problem.pde", "--out", "whole", "--budget", "9"]));
+    ok(solve(&["--resume", "run", "--budget", "9"]));
+    assert_eq!(points(&dir.join("run")), points(&dir.join("whole")));
+    ok(solve(&["--resume", "run"]));
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        9,
+        "the budget of 9 was recorded"
+    );
+
+    let shorter = solve(&["--resume", "run", "--budget", "4"]);
+    assert_eq!(
+        text(&shorter.stderr),
+        "error: run holds 9 evaluations already: a budget of 4 would end it before them\n"
+    );
+    std::fs::write(
+        dir.join("problem.pde"),
+        problem.replace("budget 6", "budget 7"),
+    )
+    .unwrap();
+    let refused = solve(&["--resume", "run", "--budget", "10"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        text(&refused.stderr),
+        "error: problem.pde changed since the run in run started (line 4 was `budget 6, init 3 \
+         sobol`, now `budget 7, init 3 sobol`); continue with the edited file with \
+         --accept-changed, or restore it\n"
+    );
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        9,
+        "a refused resume changes nothing"
+    );
+    ok(solve(&[
+        "--resume",
+        "run",
+        "--budget",
+        "10",
+        "--accept-changed",
+    ]));
+    ok(solve(&["--resume", "run", "--budget", "11"]));
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        11,
+        "the accepted edit was recorded"
+    );
+
+    std::fs::rename(dir.join("problem.pde"), dir.join("moved.pde")).unwrap();
+    let lost = solve(&["--resume", "run"]);
+    assert_eq!(
+        text(&lost.stderr),
+        "error: the run in run started from problem.pde, which is not there from this folder; \
+         name the problem file: pinnbo solve FILE --resume run\n"
+    );
+}

@@ -5,7 +5,7 @@ use crate::exit::Exit;
 use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::oracle::{self, SetupError};
-use pinnbo_core::run::journal;
+use pinnbo_core::run::amend;
 use pinnbo_core::run::outputs;
 use pinnbo_core::run::{Run, RunConfig, RunError};
 use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
@@ -18,10 +18,11 @@ use std::sync::Arc;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  pinnbo solve problems/beam.pde\n  \
                         pinnbo solve problems/branin-constrained.pde --method gp-ei --seed 1 --budget 40\n  \
-                        pinnbo solve problems/branin-constrained.pde --resume branin-constrained-gp-ei-seed1")]
+                        pinnbo solve --resume branin-constrained-gp-ei-seed1 --budget 60")]
 pub struct Options {
-    /// The problem file.
-    pub file: PathBuf,
+    /// The problem file (with --resume, by default the file the run started from).
+    #[arg(required_unless_present = "resume")]
+    pub file: Option<PathBuf>,
     /// The method (default: the file's `method`, else physics-gp for a linear pde, pinn-bo for a
     /// nonlinear one, gp-ei without a pde); `pinnbo methods` lists them
     /// with their settings.
@@ -37,9 +38,12 @@ pub struct Options {
     /// when that holds a run already).
     #[arg(long)]
     pub out: Option<PathBuf>,
-    /// Continue the run journaled in this folder.
+    /// Continue the run journaled in this folder; with --budget, to that many evaluations.
     #[arg(long, conflicts_with = "out")]
     pub resume: Option<PathBuf>,
+    /// With --resume: continue although the problem file changed since the run started.
+    #[arg(long, requires = "resume")]
+    pub accept_changed: bool,
     /// Let an `oracle command` run its program.
     #[arg(long)]
     pub allow_exec: bool,
@@ -52,8 +56,14 @@ pub struct Options {
 }
 
 pub fn run(options: &Options, style: Style) -> Exit {
-    let file: &Path = &options.file;
-    let Some(checked) = crate::load_or_report(file, style) else {
+    let file = match problem_file(options) {
+        Ok(f) => f,
+        Err(msg) => {
+            eprintln!("error: {msg}");
+            return Exit::Invalid;
+        }
+    };
+    let Some(checked) = crate::load_or_report(&file, style) else {
         return Exit::Invalid;
     };
     let problem = checked.problem;
@@ -138,12 +148,35 @@ fn report_setup(source: &pinnbo_dsl::Source, e: SetupError, style: Style) {
     }
 }
 
-/// The run's settings: the file's, then the flags; when resuming, the journal's header fills
-/// what the flags leave out.
+/// The problem file given, or when resuming without one, the file the run started from.
+fn problem_file(o: &Options) -> Result<PathBuf, String> {
+    match (&o.file, &o.resume) {
+        (Some(file), _) => Ok(file.clone()),
+        (None, Some(dir)) => {
+            let header = amend::read_settings(dir).map_err(|e| e.to_string())?;
+            let file = PathBuf::from(&header.file);
+            match file.exists() {
+                true => Ok(file),
+                false => Err(format!(
+                    "the run in {} started from {}, which is not there from this folder; \
+                     name the problem file: pinnbo solve FILE --resume {}",
+                    dir.display(),
+                    header.file,
+                    dir.display()
+                )),
+            }
+        }
+        (None, None) => Err("name a problem file, or a run to continue with --resume".into()),
+    }
+}
+
+/// The run's settings: the file's, then the flags; when resuming, the journal's header (with
+/// what earlier resumes recorded) fills what the flags leave out.
 fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), String> {
     let mut config = RunConfig::from_problem(problem);
+    config.accept_changed = o.accept_changed;
     if let Some(dir) = &o.resume {
-        let header = journal::read_header(&dir.join("journal.jsonl")).map_err(|e| e.to_string())?;
+        let header = amend::read_settings(dir).map_err(|e| e.to_string())?;
         config.method = header.method;
         config.seed = header.seed;
         config.budget = header.budget;

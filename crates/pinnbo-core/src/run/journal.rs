@@ -27,6 +27,10 @@ pub struct Header {
     pub budget: usize,
     pub init: usize,
     pub design: String,
+    /// SHA-256 of the problem file's text when the run started (absent in journals written
+    /// before session 16): a resume with an edited file is refused unless accepted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source_sha256: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -262,6 +266,7 @@ mod tests {
             budget: 3,
             init: 1,
             design: "sobol".into(),
+            source_sha256: None,
         }
     }
 

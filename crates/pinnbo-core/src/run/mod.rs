@@ -5,6 +5,7 @@
 //! crash-safe record, `strategy_state` saves what a strategy carries between steps,
 //! [`observer`] lets a caller follow it, and [`outputs`] writes what a finished run leaves.
 
+pub mod amend;
 pub mod atomic;
 pub mod builder;
 pub mod design;
@@ -37,6 +38,8 @@ pub struct RunConfig {
     pub design: Design,
     /// Stop after this many failed evaluations in a row.
     pub max_failures: usize,
+    /// On resume, continue with a problem file edited since the run started.
+    pub accept_changed: bool,
 }
 
 impl RunConfig {
@@ -66,6 +69,7 @@ impl RunConfig {
             init: init.min(budget),
             design,
             max_failures: max_failures.unwrap_or(5),
+            accept_changed: false,
         }
     }
 }
@@ -162,20 +166,76 @@ impl Run {
         })?;
         let header = header(&setup.problem, &setup.config);
         let journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
+        amend::snapshot(dir, setup.problem.source.text())?;
         Ok(Run::assemble(setup, journal, Vec::new(), dir))
     }
 
-    /// Continues the run journaled in `dir`, which must be the same problem, method and seed.
+    /// Continues the run journaled in `dir`, which must be the same problem, method, seed and
+    /// initial design, from the same problem text unless `accept_changed`. A budget other
+    /// than the journal's (not below what it holds) extends or shortens the run; it and an
+    /// accepted edit are recorded for later resumes (`amend`).
     pub fn resume(setup: Setup, dir: &Path) -> Result<Run, RunError> {
         let (journal, found, records) = Journal::resume(&dir.join("journal.jsonl"))?;
+        let recorded = amend::read_settings(dir)?;
         let expected = header(&setup.problem, &setup.config);
-        if found != expected {
+        let identity = |h: &Header| {
+            (
+                h.problem.clone(),
+                h.method.clone(),
+                h.seed,
+                h.init,
+                h.design.clone(),
+            )
+        };
+        if identity(&found) != identity(&expected) {
             return Err(RunError::Mismatch(format!(
-                "{} was written by a different run: {} with {} seed {} budget {}, not {} with {} seed {} budget {}",
+                "{} was written by a different run: {} with {} seed {} init {}, not {} with {} seed {} init {}",
                 dir.display(),
-                found.problem, found.method, found.seed, found.budget,
-                expected.problem, expected.method, expected.seed, expected.budget
+                found.problem, found.method, found.seed, found.init,
+                expected.problem, expected.method, expected.seed, expected.init
             )));
+        }
+        if expected.budget < records.len() {
+            return Err(RunError::Mismatch(format!(
+                "{} holds {} evaluations already: a budget of {} would end it before them",
+                dir.display(),
+                records.len(),
+                expected.budget
+            )));
+        }
+        let text = setup.problem.source.text();
+        let changed = match (&recorded.source_sha256, &expected.source_sha256) {
+            (Some(before), Some(now)) => before != now,
+            // A journal from before the hash was kept: nothing to compare with.
+            _ => false,
+        };
+        if changed && !setup.config.accept_changed {
+            let what = std::fs::read_to_string(amend::snapshot_path(dir))
+                .map(|before| amend::first_difference(&before, text))
+                .unwrap_or_else(|_| "its text differs".to_string());
+            return Err(RunError::Mismatch(format!(
+                "{} changed since the run in {} started ({what}); continue with the edited \
+                 file with --accept-changed, or restore it",
+                setup.problem.source.name(),
+                dir.display()
+            )));
+        }
+        if changed || expected.budget != recorded.budget {
+            let source_sha256 = match changed {
+                true => expected.source_sha256.clone(),
+                false => amend::load(dir)?.source_sha256,
+            };
+            let budget = (expected.budget != found.budget).then_some(expected.budget);
+            amend::save(
+                dir,
+                &amend::Amendments {
+                    budget,
+                    source_sha256,
+                },
+            )?;
+            if changed {
+                amend::snapshot(dir, text)?;
+            }
         }
         let mut run = Run::assemble(setup, journal, records, dir);
         validate::records(
@@ -445,6 +505,7 @@ fn header(problem: &Problem, config: &RunConfig) -> Header {
         budget: config.budget,
         init: config.init,
         design: format!("{:?}", config.design).to_lowercase(),
+        source_sha256: Some(amend::sha256(problem.source.text())),
     }
 }
 

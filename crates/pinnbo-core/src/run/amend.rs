@@ -1,0 +1,115 @@
+//! What a resume may change in a run: its budget (`--resume DIR --budget N`), and the
+//! problem file when the user accepts an edit (`--accept-changed`). The journal stays
+//! append-only: the changes live beside it in `resume.json`, replaced whole, and the text the
+//! run started from (or last accepted) in `journal.pde`, so that a refused edit can say
+//! what changed.
+
+use super::atomic;
+use super::journal::{self, Header, JournalError};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+
+const AMENDMENTS: &str = "resume.json";
+const SNAPSHOT: &str = "journal.pde";
+
+/// Settings of a run that later resumes changed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Amendments {
+    pub budget: Option<usize>,
+    pub source_sha256: Option<String>,
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
+    move |source| JournalError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+pub(crate) fn sha256(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+pub(crate) fn load(dir: &Path) -> Result<Amendments, JournalError> {
+    let path = dir.join(AMENDMENTS);
+    match std::fs::read(&path) {
+        Ok(bytes) => serde_json::from_slice(&bytes)
+            .map_err(|e| io(&path)(std::io::Error::new(std::io::ErrorKind::InvalidData, e))),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Amendments::default()),
+        Err(e) => Err(io(&path)(e)),
+    }
+}
+
+pub(crate) fn save(dir: &Path, amendments: &Amendments) -> Result<(), JournalError> {
+    let path = dir.join(AMENDMENTS);
+    let bytes = serde_json::to_vec_pretty(amendments).expect("plain data");
+    atomic::write(&path, &bytes).map_err(io(&path))
+}
+
+/// Keeps the problem text the run now follows.
+pub(crate) fn snapshot(dir: &Path, text: &str) -> Result<(), JournalError> {
+    let path = dir.join(SNAPSHOT);
+    atomic::write(&path, text.as_bytes()).map_err(io(&path))
+}
+
+/// The run journaled in `dir` as a resume sees it: its header with the budget and problem
+/// text later resumes recorded.
+pub fn read_settings(dir: &Path) -> Result<Header, JournalError> {
+    let mut header = journal::read_header(&dir.join("journal.jsonl"))?;
+    let amendments = load(dir)?;
+    header.budget = amendments.budget.unwrap_or(header.budget);
+    header.source_sha256 = amendments.source_sha256.or(header.source_sha256);
+    Ok(header)
+}
+
+/// Where the run keeps the problem text it follows.
+pub(crate) fn snapshot_path(dir: &Path) -> PathBuf {
+    dir.join(SNAPSHOT)
+}
+
+/// The first line where `now` differs from `before`, as a user would check it.
+pub(crate) fn first_difference(before: &str, now: &str) -> String {
+    let (mut old, mut new) = (before.lines(), now.lines());
+    for number in 1.. {
+        match (old.next(), new.next()) {
+            (Some(a), Some(b)) if a == b => continue,
+            (Some(a), Some(b)) => return format!("line {number} was `{a}`, now `{b}`"),
+            (Some(a), None) => return format!("line {number} `{a}` was removed"),
+            (None, Some(b)) => return format!("line {number} `{b}` was added"),
+            (None, None) => break,
+        }
+    }
+    "only line endings or a final newline differ".to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_difference_is_named_by_its_line() {
+        let before = "var x in [0, 1]\nbudget 12\nminimize x\n";
+        assert_eq!(
+            first_difference(before, "var x in [0, 1]\nbudget 14\nminimize x\n"),
+            "line 2 was `budget 12`, now `budget 14`"
+        );
+        assert_eq!(
+            first_difference(before, "var x in [0, 1]\nbudget 12\n"),
+            "line 3 `minimize x` was removed"
+        );
+        assert_eq!(
+            first_difference(before, &before.replace('\n', "\r\n")),
+            "only line endings or a final newline differ"
+        );
+        assert_eq!(sha256("abc").len(), 64);
+        assert_eq!(
+            &sha256("abc")[..16],
+            "ba7816bf8f01cfea",
+            "the standard SHA-256 test vector"
+        );
+    }
+}
