@@ -24,14 +24,16 @@ fn scratch(name: &str) -> PathBuf {
 
 /// A CSV file as rows of named cells.
 fn table(path: &Path) -> Vec<BTreeMap<String, String>> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().unwrap().split(',').collect();
-    lines
-        .map(|l| {
+    let mut reader = csv::Reader::from_path(path).unwrap();
+    let header = reader.headers().unwrap().clone();
+    reader
+        .records()
+        .map(|row| {
+            let row = row.unwrap();
+            assert_eq!(row.len(), header.len(), "every row has the header's cells");
             header
                 .iter()
-                .zip(l.split(','))
+                .zip(row.iter())
                 .map(|(h, v)| (h.to_string(), v.to_string()))
                 .collect()
         })

@@ -8,6 +8,7 @@ use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::bench::results::{self, Comparison, Report, Row};
 use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
 use pinnbo_core::run::atomic;
+use pinnbo_core::run::outputs::{cell, csv_document};
 use pinnbo_core::strategies::methods;
 use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
@@ -349,33 +350,39 @@ fn serialized_name(v: impl serde::Serialize) -> String {
     }
 }
 
-fn cell(v: Option<f64>) -> String {
-    v.map_or(String::new(), |v| v.to_string())
-}
-
 fn stats_csv(comparisons: &[Comparison]) -> String {
-    let mut out = String::from(
-        "problem,baseline,against,metric,baseline_mean,against_mean,t,df,p_value,q_value,rejected,note\n",
-    );
-    for c in comparisons {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{}",
-            c.problem,
-            c.baseline,
-            c.against,
+    let header = [
+        "problem",
+        "baseline",
+        "against",
+        "metric",
+        "baseline_mean",
+        "against_mean",
+        "t",
+        "df",
+        "p_value",
+        "q_value",
+        "rejected",
+        "note",
+    ]
+    .map(String::from);
+    let rows = comparisons.iter().map(|c| {
+        vec![
+            c.problem.clone(),
+            c.baseline.clone(),
+            c.against.clone(),
             serialized_name(c.metric),
-            c.baseline_mean,
-            c.against_mean,
+            c.baseline_mean.to_string(),
+            c.against_mean.to_string(),
             cell(c.t),
             cell(c.df),
             cell(c.p_value),
             cell(c.q_value),
             c.rejected.map_or(String::new(), |r| r.to_string()),
-            c.note.clone().unwrap_or_default()
-        );
-    }
-    out
+            c.note.clone().unwrap_or_default(),
+        ]
+    });
+    csv_document(&header, rows)
 }
 
 /// The report: per problem a table of final values and the plot, then the tests, the runs

@@ -7,7 +7,6 @@ use pinnbo_dsl::ir::Problem;
 use pinnbo_dsl::Style;
 use pinnbo_fdm::problem::{self, Solved};
 use pinnbo_fdm::Extremum;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -250,16 +249,15 @@ fn write_outputs(
     Ok(files)
 }
 
-fn write_csv(p: &Problem, s: &Solved, path: &Path) -> std::io::Result<()> {
-    let mut w = std::io::BufWriter::new(std::fs::File::create(path)?);
+fn write_csv(p: &Problem, s: &Solved, path: &Path) -> csv::Result<()> {
+    let mut w = csv::Writer::from_path(path)?;
     let mut header: Vec<&str> = s.args.iter().map(|&c| p.coords[c].name.as_str()).collect();
     header.push(&p.fields[s.field_id].name);
-    writeln!(w, "{}", header.join(","))?;
+    w.write_record(&header)?;
     for (k, v) in s.field.values.iter().enumerate() {
-        for x in s.field.node(&s.field.index(k)) {
-            write!(w, "{x},")?;
-        }
-        writeln!(w, "{v}")?;
+        let node = s.field.node(&s.field.index(k));
+        w.write_record(node.iter().chain([v]).map(f64::to_string))?;
     }
-    w.flush()
+    w.flush()?;
+    Ok(())
 }

@@ -6,10 +6,10 @@ use super::stats::{benjamini_hochberg, welch_greater, Moments};
 use super::Outcome;
 use crate::oracle::minimized;
 use crate::run::journal::Record;
+use crate::run::outputs::{cell, csv_document};
 use pinnbo_dsl::Problem;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 
 /// What a problem's runs are judged by (lower is better).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -104,27 +104,31 @@ pub fn rows(
         .collect()
 }
 
-pub const CSV_HEADER: &str =
-    "problem,method,seed,evaluation,best_so_far,regret,regret_plus_violation,seconds\n";
+pub const CSV_HEADER: [&str; 8] = [
+    "problem",
+    "method",
+    "seed",
+    "evaluation",
+    "best_so_far",
+    "regret",
+    "regret_plus_violation",
+    "seconds",
+];
 
 pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
-    let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
-    let mut out = String::from(CSV_HEADER);
-    for r in rows {
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{},{}",
-            r.problem,
-            r.method,
-            r.seed,
-            r.evaluation,
+    let rows = rows.into_iter().map(|r| {
+        vec![
+            r.problem.clone(),
+            r.method.clone(),
+            r.seed.to_string(),
+            r.evaluation.to_string(),
             cell(r.best_so_far),
             cell(r.regret),
             cell(r.regret_plus_violation),
-            r.seconds
-        );
-    }
-    out
+            r.seconds.to_string(),
+        ]
+    });
+    csv_document(&CSV_HEADER.map(String::from), rows)
 }
 
 /// One method's curve on one problem: the metric's mean and standard error over seeds at

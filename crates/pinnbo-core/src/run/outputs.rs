@@ -5,7 +5,6 @@ use crate::oracle::minimized;
 use crate::run::journal::Record;
 use crate::run::Summary;
 use pinnbo_dsl::Problem;
-use std::fmt::Write as _;
 use std::path::Path;
 
 /// The best feasible objective (file's sense, noise-free when noise is added) after each
@@ -31,41 +30,57 @@ pub fn best_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
 }
 
 pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
-    let mut out = String::from("index,phase");
-    for c in &problem.coords {
-        let _ = write!(out, ",{}", c.name);
+    let mut header = vec!["index".to_string(), "phase".to_string()];
+    header.extend(problem.coords.iter().map(|c| c.name.clone()));
+    header.extend(["objective".into(), "clean_objective".into()]);
+    header.extend(problem.constraints.iter().map(|c| c.name.clone()));
+    header.extend(
+        [
+            "best_so_far",
+            "propose_seconds",
+            "evaluate_seconds",
+            "failure",
+        ]
+        .map(String::from),
+    );
+    let rows = records
+        .iter()
+        .zip(best_so_far(problem, records))
+        .map(|(r, best)| {
+            let observed = r.observed.as_ref();
+            let mut row = vec![r.index.to_string(), format!("{:?}", r.phase)];
+            row.extend(r.x.iter().map(f64::to_string));
+            row.push(cell(observed.map(|e| e.objective)));
+            row.push(cell(r.clean.as_ref().map(|e| e.objective)));
+            row.extend(
+                (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),
+            );
+            row.extend([
+                cell(best),
+                r.propose_seconds.to_string(),
+                r.evaluate_seconds.to_string(),
+                r.failure.clone().unwrap_or_default(),
+            ]);
+            row
+        });
+    csv_document(&header, rows)
+}
+
+/// A number, or an empty cell for none.
+pub fn cell(v: Option<f64>) -> String {
+    v.map_or(String::new(), |v| v.to_string())
+}
+
+/// A CSV document: the header, then the rows, each cell quoted where it must be (the `csv`
+/// crate), so a name or a message holding a comma, a quote or a line break stays one cell.
+pub fn csv_document(header: &[String], rows: impl IntoIterator<Item = Vec<String>>) -> String {
+    // Into memory, the writer has no I/O to fail; its bytes are the cells' UTF-8.
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    for row in std::iter::once(header.to_vec()).chain(rows) {
+        writer.write_record(&row).expect("writing into memory");
     }
-    out += ",objective,clean_objective";
-    for c in &problem.constraints {
-        let _ = write!(out, ",{}", c.name);
-    }
-    out += ",best_so_far,propose_seconds,evaluate_seconds,failure\n";
-    let cell = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
-    for (r, best) in records.iter().zip(best_so_far(problem, records)) {
-        let _ = write!(out, "{},{:?}", r.index, r.phase);
-        for v in &r.x {
-            let _ = write!(out, ",{v}");
-        }
-        let observed = r.observed.as_ref();
-        let _ = write!(
-            out,
-            ",{},{}",
-            cell(observed.map(|e| e.objective)),
-            cell(r.clean.as_ref().map(|e| e.objective))
-        );
-        for k in 0..problem.constraints.len() {
-            let _ = write!(out, ",{}", cell(observed.map(|e| e.constraints[k])));
-        }
-        let failure = r.failure.as_deref().unwrap_or("").replace(['"', '\n'], "'");
-        let _ = writeln!(
-            out,
-            ",{},{},{},\"{failure}\"",
-            cell(best),
-            r.propose_seconds,
-            r.evaluate_seconds
-        );
-    }
-    out
+    let bytes = writer.into_inner().expect("flushing into memory");
+    String::from_utf8(bytes).expect("UTF-8 cells")
 }
 
 /// Writes `summary.json` and `history.csv` into `dir`, each whole or not at all; an error
@@ -112,5 +127,19 @@ mod tests {
         );
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// A cell with a comma, a quote or a line break (a program's error message) reads back
+    /// as one cell, unaltered.
+    #[test]
+    fn every_cell_reads_back_whole() {
+        let header = ["index", "failure"].map(String::from);
+        let message = "exit 1: \"bad\" input, line 2\nsee log";
+        let text = csv_document(&header, [vec!["0".into(), message.into()]]);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        assert_eq!(rows.len(), 1);
+        assert_eq!(&rows[0][1], message);
+        assert_eq!(reader.headers().unwrap(), vec!["index", "failure"]);
     }
 }
