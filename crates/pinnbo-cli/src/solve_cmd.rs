@@ -467,10 +467,9 @@ fn print_report(run: &Run, s: &Summary) {
             match b.clean_objective {
                 Some(clean) => println!(
                     "best       {clean} at evaluation {} (observed with noise: {})",
-                    b.index + 1,
-                    b.objective
+                    b.evaluation, b.objective
                 ),
-                None => println!("best       {} at evaluation {}", b.objective, b.index + 1),
+                None => println!("best       {} at evaluation {}", b.objective, b.evaluation),
             }
             println!("at         {}", point.join(", "));
             if let Some(opt) = p.optimum {

@@ -148,7 +148,10 @@ pub struct Summary {
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
+    /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.
     pub index: usize,
+    /// The same evaluation counted from 1, as the text and the plots count evaluations.
+    pub evaluation: usize,
     pub x: Vec<f64>,
     /// In the file's sense, as observed.
     pub objective: f64,
@@ -523,6 +526,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
             let observed = r.observed.as_ref().expect("a successful evaluation");
             Best {
                 index: r.index,
+                evaluation: r.index + 1,
                 x: r.x.clone(),
                 objective: observed.objective,
                 clean_objective: r.clean.as_ref().map(|c| c.objective),
