@@ -769,6 +769,15 @@ fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
         9,
         "the budget of 9 was recorded"
     );
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
+            .unwrap();
+    let best = &summary["best"];
+    assert_eq!(
+        best["evaluation"].as_u64(),
+        best["index"].as_u64().map(|i| i + 1),
+        "one convention: index from 0, evaluation from 1"
+    );
 
     let shorter = solve(&["--resume", "run", "--budget", "4"]);
     assert_eq!(
