@@ -645,6 +645,53 @@ mod tests {
         }
     }
 
+    /// Data drawn from a GP with known length scales (one short, one long) give them back.
+    #[test]
+    fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
+        let mut rng = ChaCha8Rng::seed_from_u64(11);
+        let truth = Hyper {
+            log_lengthscales: vec![0.15f64.ln(), 0.6f64.ln()],
+            log_signal: 0.0,
+            log_noise: 1e-4f64.ln(),
+        };
+        let x: Vec<Vec<f64>> = (0..200).map(|_| vec![rng.random(), rng.random()]).collect();
+        for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+            let spd = Spd::new(&full(covariance(kernel, &x, &truth)), "k").unwrap();
+            let z: Vec<f64> = (0..x.len())
+                .map(|_| rng.sample(rand_distr::StandardNormal))
+                .collect();
+            let l = spd.lower_factor();
+            let y: Vec<f64> = (0..x.len())
+                .map(|i| (0..=i).map(|j| l[(i, j)] * z[j]).sum())
+                .collect();
+            let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(3), None, &mut rng).unwrap();
+            for (fitted, true_log) in model
+                .hyper
+                .log_lengthscales
+                .iter()
+                .zip(&truth.log_lengthscales)
+            {
+                let ratio = (fitted - true_log).exp();
+                assert!(
+                    (0.75..1.33).contains(&ratio),
+                    "{kernel:?}: fitted {} against {}",
+                    fitted.exp(),
+                    true_log.exp()
+                );
+            }
+        }
+    }
+
+    /// The lower triangle `kernel_matrices` fills, mirrored.
+    fn full(mut k: Mat<f64>) -> Mat<f64> {
+        for j in 0..k.ncols() {
+            for i in 0..j {
+                k[(i, j)] = k[(j, i)];
+            }
+        }
+        k
+    }
+
     #[test]
     fn fitting_improves_the_likelihood_and_interpolates() {
         let mut rng = ChaCha8Rng::seed_from_u64(1);
