@@ -230,6 +230,7 @@ fn execute(plan: &Plan, jobs: usize, threads_per_run: usize, quiet: bool) -> Vec
         )
         .expect("valid template"),
     );
+    bar.enable_steady_tick(crate::STEADY_TICK);
     let progress = Progress {
         plan,
         runs: runs.len(),

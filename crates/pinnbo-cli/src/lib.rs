@@ -75,6 +75,10 @@ pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
 }
 
 /// Loads and checks a problem file, printing its diagnostics (or the read error) on failure.
+/// How often a progress bar redraws between evaluations: its clock and spinner move on their
+/// own, so an hour-long evaluation does not look like a hang.
+pub(crate) const STEADY_TICK: std::time::Duration = std::time::Duration::from_millis(250);
+
 pub(crate) fn load_or_report(
     path: &std::path::Path,
     style: pinnbo_dsl::Style,

@@ -262,6 +262,9 @@ impl Observer for Progress {
             .expect("valid template"),
         );
         self.bar.set_position(run.records().len() as u64);
+        // The clock and spinner tick on their own: an evaluation may take an hour, and a
+        // bar that only moves when one ends looks like a hang.
+        self.bar.enable_steady_tick(crate::STEADY_TICK);
     }
 
     fn on_record(&self, run: &Run, record: &Record) {
