@@ -1,4 +1,5 @@
-//! `pinnbo eval`: a closed-form problem's objective, constraints and pde terms at one point.
+//! `pinnbo eval`: a problem's objective, constraints and (closed-form) pde terms at one
+//! point, from its closed forms or through its oracle (an FDM field, a command).
 
 use crate::exit::Exit;
 use crate::formats::{Assigned, Assignment};
@@ -11,7 +12,8 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, clap::Args)]
 #[command(
     after_help = "Examples:\n  pinnbo eval problems/rastrigin-20.pde --at x=0.5\n  \
-                        pinnbo eval problems/branin-constrained.pde --at x1=3.14,x2=2.27 --json"
+                        pinnbo eval problems/branin-constrained.pde --at x1=3.14,x2=2.27 --json\n  \
+                        pinnbo eval problems/heat1.pde --at x=0.2,y=0.7"
 )]
 pub struct Options {
     /// The problem file.
@@ -22,6 +24,9 @@ pub struct Options {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Let an `oracle command` run its program.
+    #[arg(long)]
+    pub allow_exec: bool,
 }
 
 pub fn run(o: &Options, style: Style) -> Exit {
@@ -44,7 +49,7 @@ pub fn run(o: &Options, style: Style) -> Exit {
             return Exit::Usage;
         }
     };
-    match evaluate(&problem, &x) {
+    match evaluate(&problem, &x, o.allow_exec) {
         Ok(report) => {
             for w in out_of_bounds(&problem, &x) {
                 eprintln!("warning: {w}");
@@ -166,17 +171,30 @@ struct Report {
     pdes: Vec<PdeTerms>,
 }
 
-fn evaluate(p: &Problem, x: &[f64]) -> Result<Report, String> {
-    let objective = p.closed_form_objective().map_err(|e| {
-        format!("cannot evaluate the objective: {e}; `pinnbo eval` works on closed-form problems")
-    })?;
-    let mut constraints = Vec::new();
-    for c in &p.constraints {
-        let f = p
-            .closed_form(&c.expr)
-            .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
-        constraints.push((c.name.clone(), f.eval(x)));
-    }
+fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> {
+    let (objective, values) = match p.closed_form_objective() {
+        Ok(objective) => {
+            let mut values = Vec::new();
+            for c in &p.constraints {
+                let f = p
+                    .closed_form(&c.expr)
+                    .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
+                values.push(f.eval(x));
+            }
+            (objective.eval(x), values)
+        }
+        // No closed form: the file's oracle measures it, as `solve` would.
+        Err(_) => {
+            let mut oracle =
+                pinnbo_core::oracle::from_problem(p, allow_exec).map_err(|e| e.to_string())?;
+            let e = oracle
+                .evaluate(x)
+                .map_err(|f| format!("the oracle failed: {f}"))?;
+            (e.objective, e.constraints)
+        }
+    };
+    let names = p.constraints.iter().map(|c| c.name.clone());
+    let constraints = names.zip(values).collect();
     let pdes = p
         .pdes
         .iter()
@@ -187,7 +205,7 @@ fn evaluate(p: &Problem, x: &[f64]) -> Result<Report, String> {
         })
         .collect();
     Ok(Report {
-        objective: objective.eval(x),
+        objective,
         constraints,
         pdes,
     })
