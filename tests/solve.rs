@@ -824,3 +824,64 @@ fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
          name the problem file: pinnbo solve FILE --resume run\n"
     );
 }
+
+/// `--import` journals earlier evaluations first, exactly as given (never re-evaluated),
+/// in place of as many initial-design points; the run resumes over them; a bad cell is
+/// refused at its line and column before anything runs.
+#[test]
+fn imported_evaluations_lead_the_journal_and_bad_rows_are_located() {
+    let problem = "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+                   minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget 8, init 4 sobol\nmethod gp-ei\n";
+    let prior = "x2,x1,objective\n0.5,0.5,123\n1.5,0.1,0.25\n0.6,0.35,0.0025\n";
+    let dir = scratch(
+        "solve-import",
+        problem,
+        &[
+            ("prior.csv", prior),
+            ("text.csv", "x1,x2,objective\n0.5,0.5,1\n0.5,abc,1\n"),
+            ("outside.csv", "x1,x2,objective\n1.5,0.5,1\n"),
+            ("missing.csv", "x1,x2\n0.5,0.5\n"),
+        ],
+    );
+    let solve = |args: &[&str]| {
+        let mut all = vec!["solve", "problem.pde", "--quiet"];
+        all.extend_from_slice(args);
+        pinnbo(&dir, &all)
+    };
+    let run = solve(&["--import", "prior.csv", "--out", "run"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 8);
+    let phases: Vec<&str> = all.iter().map(|r| r["phase"].as_str().unwrap()).collect();
+    assert_eq!(phases[..4], ["import", "import", "import", "init"]);
+    assert_eq!(all[0]["x"], serde_json::json!([0.5, 0.5]));
+    assert_eq!(all[0]["observed"]["objective"], 123.0, "kept as given");
+    assert_eq!(all[1]["x"], serde_json::json!([0.1, 1.5]));
+    let resumed = pinnbo(
+        &dir,
+        &["solve", "--resume", "run", "--budget", "10", "--quiet"],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(records(&dir.join("run")).len(), 10);
+
+    for (file, message) in [
+        (
+            "text.csv",
+            "text.csv:3:2: `x2` must be a number, found `abc`",
+        ),
+        (
+            "outside.csv",
+            "outside.csv:2:1: `x1` = 1.5 is outside its bounds [0, 1]",
+        ),
+        (
+            "missing.csv",
+            "missing.csv:1: no column `objective`; the header needs x1, x2, objective",
+        ),
+    ] {
+        let out = format!("bad-{file}");
+        let refused = solve(&["--import", file, "--out", &out]);
+        assert_eq!(refused.status.code(), Some(1), "{file}");
+        assert_eq!(text(&refused.stderr), format!("error: {message}\n"));
+        assert!(!dir.join(&out).exists(), "nothing started for {file}");
+    }
+}

@@ -44,6 +44,11 @@ pub struct Options {
     /// With --resume: continue although the problem file changed since the run started.
     #[arg(long, requires = "resume")]
     pub accept_changed: bool,
+    /// Start from evaluations made earlier: a CSV with a column per variable, `objective`
+    /// and one per constraint. They count toward the budget and replace as many
+    /// initial-design points.
+    #[arg(long, conflicts_with = "resume")]
+    pub import: Option<PathBuf>,
     /// Let an `oracle command` run its program.
     #[arg(long)]
     pub allow_exec: bool,
@@ -75,7 +80,18 @@ pub fn run(options: &Options, style: Style) -> Exit {
         }
     };
     let source = problem.source.clone();
+    let imported = match &options.import {
+        Some(path) => match pinnbo_core::run::import::read(&problem, path) {
+            Ok(rows) => rows,
+            Err(msg) => {
+                eprintln!("error: {msg}");
+                return Exit::Invalid;
+            }
+        },
+        None => Vec::new(),
+    };
     let setup = match Optimization::new(problem)
+        .import(imported)
         .run_config(config)
         .allow_exec(options.allow_exec)
         .setup()

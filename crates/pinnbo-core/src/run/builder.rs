@@ -23,6 +23,7 @@
 //! `examples/custom_operator_pinn_bo.rs`).
 
 use crate::oracle::{self, NoiseModel, Oracle, SetupError};
+use crate::run::import::Imported;
 use crate::run::{Run, RunConfig, RunError, Setup};
 use crate::strategies::methods::{self, MethodError};
 use crate::strategies::Strategy;
@@ -54,6 +55,7 @@ pub struct Optimization {
     oracle: Option<Box<dyn Oracle>>,
     strategy: Option<Box<dyn Strategy>>,
     allow_exec: bool,
+    imported: Vec<Imported>,
 }
 
 impl Optimization {
@@ -66,6 +68,7 @@ impl Optimization {
             oracle: None,
             strategy: None,
             allow_exec: false,
+            imported: Vec::new(),
         }
     }
 
@@ -121,6 +124,13 @@ impl Optimization {
     }
 
     /// Lets an `oracle command` run.
+    /// Evaluations made before the run, journaled first (`run::import`). They count toward
+    /// the budget and take the place of as many initial-design points.
+    pub fn import(mut self, rows: Vec<Imported>) -> Self {
+        self.imported = rows;
+        self
+    }
+
     pub fn allow_exec(mut self, allow: bool) -> Self {
         self.allow_exec = allow;
         self
@@ -180,12 +190,24 @@ impl Optimization {
                 None
             }
         };
+        let mut config = self.config;
+        let imported = self.imported;
+        if imported.len() > config.budget {
+            return Err(SetupError::Plain(format!(
+                "{} imported evaluations do not fit a budget of {}",
+                imported.len(),
+                config.budget
+            ))
+            .into());
+        }
+        config.init = config.init.saturating_sub(imported.len());
         Ok(Setup {
             problem: self.problem,
             oracle,
             noise,
             strategy,
-            config: self.config,
+            config,
+            imported,
         })
     }
 

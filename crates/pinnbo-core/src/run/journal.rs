@@ -36,6 +36,8 @@ pub struct Header {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Phase {
+    /// An evaluation made before the run (`--import`), journaled first.
+    Import,
     Init,
     Step,
 }

@@ -9,6 +9,7 @@ pub mod amend;
 pub mod atomic;
 pub mod builder;
 pub mod design;
+pub mod import;
 pub mod journal;
 pub mod observer;
 pub mod outputs;
@@ -115,6 +116,8 @@ pub struct Setup {
     pub noise: Option<NoiseModel>,
     pub strategy: Box<dyn Strategy>,
     pub config: RunConfig,
+    /// Evaluations made before the run, journaled first on start (none on resume).
+    pub imported: Vec<import::Imported>,
 }
 
 pub struct Run {
@@ -127,6 +130,8 @@ pub struct Run {
     journal: Journal,
     records: Vec<Record>,
     initial: Vec<Vec<f64>>,
+    /// How many records at the journal's start were imported (the initial design follows).
+    imported: usize,
     failures_in_a_row: usize,
     dir: PathBuf,
 }
@@ -168,9 +173,29 @@ impl Run {
             source,
         })?;
         let header = header(&setup.problem, &setup.config);
-        let journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
+        let mut journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
         amend::snapshot(dir, setup.problem.source.text())?;
-        Ok(Run::assemble(setup, journal, Vec::new(), dir))
+        let mut records = Vec::new();
+        for (index, row) in setup.imported.iter().enumerate() {
+            let record = Record {
+                index,
+                phase: Phase::Import,
+                x: row.x.clone(),
+                observed: Some(row.values.clone()),
+                clean: None,
+                failure: None,
+                propose_seconds: 0.0,
+                evaluate_seconds: 0.0,
+                diagnostics: Diagnostics::default(),
+                rng: RngState {
+                    seed: setup.config.seed,
+                    index,
+                },
+            };
+            journal.append(&record)?;
+            records.push(record);
+        }
+        Ok(Run::assemble(setup, journal, records, dir))
     }
 
     /// Continues the run journaled in `dir`, which must be the same problem, method, seed and
@@ -246,6 +271,7 @@ impl Run {
             &run.space,
             run.config.seed,
             &run.initial,
+            run.imported,
             &run.records,
         )
         .map_err(|why| {
@@ -277,9 +303,14 @@ impl Run {
             noise,
             strategy,
             config,
+            imported: _,
         } = setup;
         let space = Space::of(&problem);
         let initial = design::points(config.design, config.init, space.dim(), config.seed);
+        let imported = records
+            .iter()
+            .take_while(|r| r.phase == Phase::Import)
+            .count();
         Run {
             problem,
             space,
@@ -290,6 +321,7 @@ impl Run {
             journal,
             records,
             initial,
+            imported,
             failures_in_a_row: 0,
             dir: dir.to_path_buf(),
         }
@@ -368,10 +400,11 @@ impl Run {
             return Err(self.too_many_failures());
         }
         let started = Instant::now();
-        let (phase, unit, diagnostics) = if index < self.initial.len() {
+        let in_design = index - self.imported;
+        let (phase, unit, diagnostics) = if in_design < self.initial.len() {
             (
                 Phase::Init,
-                self.initial[index].clone(),
+                self.initial[in_design].clone(),
                 Diagnostics::default(),
             )
         } else {

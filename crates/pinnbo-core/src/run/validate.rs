@@ -12,10 +12,11 @@ pub(super) fn records(
     space: &Space,
     seed: u64,
     initial: &[Vec<f64>],
+    imported: usize,
     records: &[Record],
 ) -> Result<(), String> {
     for r in records {
-        record(problem, space, seed, initial, r).map_err(|why| {
+        record(problem, space, seed, initial, imported, r).map_err(|why| {
             // The header is line 1 and records follow in index order.
             format!("line {}: record {}: {why}", r.index + 2, r.index)
         })?;
@@ -28,6 +29,7 @@ fn record(
     space: &Space,
     seed: u64,
     initial: &[Vec<f64>],
+    imported: usize,
     r: &Record,
 ) -> Result<(), String> {
     let d = space.dim();
@@ -53,20 +55,22 @@ fn record(
             r.rng.seed, r.rng.index
         ));
     }
-    let expected_phase = if r.index < initial.len() {
-        Phase::Init
-    } else {
-        Phase::Step
+    // Imported records lead (`imported` counts them), then the design, then the steps.
+    let expected_phase = match r.index {
+        i if i < imported => Phase::Import,
+        i if i - imported < initial.len() => Phase::Init,
+        _ => Phase::Step,
     };
     if r.phase != expected_phase {
         return Err(format!(
-            "its phase is {:?}, but the initial design has {} point(s)",
+            "its phase is {:?}, but {imported} evaluation(s) were imported and the initial \
+             design has {} point(s)",
             r.phase,
             initial.len()
         ));
     }
     if r.phase == Phase::Init {
-        let design = space.to_box(&initial[r.index]);
+        let design = space.to_box(&initial[r.index - imported]);
         let same = design
             .iter()
             .zip(&r.x)

@@ -1,0 +1,88 @@
+//! Evaluations made before the run (`pinnbo solve --import FILE.csv`): a CSV with one column
+//! per variable (by name), `objective`, and one per constraint (by name), in the file's own
+//! units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
+//! and a defect is reported at its line and column; the rows become the journal's first
+//! records, phase `import`, kept exactly as given.
+
+use crate::oracle::Evaluation;
+use pinnbo_dsl::Problem;
+use std::path::Path;
+
+/// One evaluation made earlier: where, and what was measured.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    pub x: Vec<f64>,
+    pub values: Evaluation,
+}
+
+/// The rows of the CSV at `path`, checked against `problem`; the error is located
+/// (`FILE:LINE:COLUMN: what`).
+pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
+    let shown = path.display();
+    let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: {e}"))?;
+    let header = reader
+        .headers()
+        .map_err(|e| format!("{shown}:1: {e}"))?
+        .clone();
+    let column = |name: &str| header.iter().position(|h| h.trim() == name);
+    let wanted: Vec<String> = (problem.coords.iter().map(|c| c.name.clone()))
+        .chain(["objective".to_string()])
+        .chain(problem.constraints.iter().map(|c| c.name.clone()))
+        .collect();
+    let mut positions = Vec::with_capacity(wanted.len());
+    for name in &wanted {
+        positions.push(column(name).ok_or_else(|| {
+            format!(
+                "{shown}:1: no column `{name}`; the header needs {}",
+                wanted.join(", ")
+            )
+        })?);
+    }
+    if let Some((k, extra)) =
+        (header.iter().enumerate()).find(|(_, h)| !wanted.iter().any(|w| w == h.trim()))
+    {
+        return Err(format!(
+            "{shown}:1:{}: `{extra}` is not a variable, `objective` or a constraint of {}",
+            k + 1,
+            problem.name
+        ));
+    }
+    let (lo, hi) = (problem.lower(), problem.upper());
+    let d = problem.coords.len();
+    let mut rows = Vec::new();
+    for record in reader.records() {
+        let record = record.map_err(|e| format!("{shown}: {e}"))?;
+        let line = record.position().map_or(0, |p| p.line());
+        let mut values = Vec::with_capacity(wanted.len());
+        for (name, &k) in wanted.iter().zip(&positions) {
+            let at = format!("{shown}:{line}:{}", k + 1);
+            let cell = record.get(k).unwrap_or("").trim();
+            let v: f64 = cell
+                .parse()
+                .map_err(|_| format!("{at}: `{name}` must be a number, found `{cell}`"))?;
+            if !v.is_finite() {
+                return Err(format!("{at}: `{name}` must be finite, found `{cell}`"));
+            }
+            values.push(v);
+        }
+        for (i, v) in values[..d].iter().enumerate() {
+            if *v < lo[i] || *v > hi[i] {
+                return Err(format!(
+                    "{shown}:{line}:{}: `{}` = {v} is outside its bounds [{}, {}]",
+                    positions[i] + 1,
+                    wanted[i],
+                    lo[i],
+                    hi[i]
+                ));
+            }
+        }
+        rows.push(Imported {
+            x: values[..d].to_vec(),
+            values: Evaluation {
+                objective: values[d],
+                constraints: values[d + 1..].to_vec(),
+            },
+        });
+    }
+    Ok(rows)
+}
