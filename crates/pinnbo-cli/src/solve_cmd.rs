@@ -6,6 +6,7 @@ use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::oracle::{self, SetupError};
 use pinnbo_core::run::amend;
+use pinnbo_core::run::journal::Header;
 use pinnbo_core::run::outputs;
 use pinnbo_core::run::{Run, RunConfig, RunError};
 use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
@@ -61,7 +62,20 @@ pub struct Options {
 }
 
 pub fn run(options: &Options, style: Style) -> Exit {
-    let file = match problem_file(options) {
+    // A resumed run's settings, read once: its header with what earlier resumes recorded.
+    let resumed = match options
+        .resume
+        .as_deref()
+        .map(amend::read_settings)
+        .transpose()
+    {
+        Ok(header) => header,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Invalid;
+        }
+    };
+    let file = match problem_file(options, resumed.as_ref()) {
         Ok(f) => f,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -72,7 +86,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
         return Exit::Invalid;
     };
     let problem = checked.problem;
-    let (config, dir) = match configure(&problem, options) {
+    let (config, dir) = match configure(&problem, options, resumed) {
         Ok(c) => c,
         Err(msg) => {
             eprintln!("error: {msg}");
@@ -165,11 +179,10 @@ fn report_setup(source: &pinnbo_dsl::Source, e: SetupError, style: Style) {
 }
 
 /// The problem file given, or when resuming without one, the file the run started from.
-fn problem_file(o: &Options) -> Result<PathBuf, String> {
-    match (&o.file, &o.resume) {
-        (Some(file), _) => Ok(file.clone()),
-        (None, Some(dir)) => {
-            let header = amend::read_settings(dir).map_err(|e| e.to_string())?;
+fn problem_file(o: &Options, resumed: Option<&Header>) -> Result<PathBuf, String> {
+    match (&o.file, &o.resume, resumed) {
+        (Some(file), _, _) => Ok(file.clone()),
+        (None, Some(dir), Some(header)) => {
             let file = PathBuf::from(&header.file);
             match file.exists() {
                 true => Ok(file),
@@ -182,17 +195,20 @@ fn problem_file(o: &Options) -> Result<PathBuf, String> {
                 )),
             }
         }
-        (None, None) => Err("name a problem file, or a run to continue with --resume".into()),
+        _ => Err("name a problem file, or a run to continue with --resume".into()),
     }
 }
 
 /// The run's settings: the file's, then the flags; when resuming, the journal's header (with
 /// what earlier resumes recorded) fills what the flags leave out.
-fn configure(problem: &Problem, o: &Options) -> Result<(RunConfig, PathBuf), String> {
+fn configure(
+    problem: &Problem,
+    o: &Options,
+    resumed: Option<Header>,
+) -> Result<(RunConfig, PathBuf), String> {
     let mut config = RunConfig::from_problem(problem);
     config.accept_changed = o.accept_changed;
-    if let Some(dir) = &o.resume {
-        let header = amend::read_settings(dir).map_err(|e| e.to_string())?;
+    if let Some(header) = resumed {
         config.method = header.method;
         config.seed = header.seed;
         config.budget = header.budget;

@@ -6,25 +6,20 @@
 
 use super::atomic;
 use super::journal::{self, Header, JournalError};
+use super::RunError;
+use pinnbo_dsl::Source;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const AMENDMENTS: &str = "resume.json";
 const SNAPSHOT: &str = "journal.pde";
 
 /// Settings of a run that later resumes changed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Amendments {
-    pub budget: Option<usize>,
-    pub source_sha256: Option<String>,
-}
-
-fn io(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
-    move |source| JournalError::Io {
-        path: path.display().to_string(),
-        source,
-    }
+struct Amendments {
+    budget: Option<usize>,
+    source_sha256: Option<String>,
 }
 
 pub(crate) fn sha256(text: &str) -> String {
@@ -34,26 +29,27 @@ pub(crate) fn sha256(text: &str) -> String {
         .collect()
 }
 
-pub(crate) fn load(dir: &Path) -> Result<Amendments, JournalError> {
+fn load(dir: &Path) -> Result<Amendments, JournalError> {
     let path = dir.join(AMENDMENTS);
     match std::fs::read(&path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map_err(|e| io(&path)(std::io::Error::new(std::io::ErrorKind::InvalidData, e))),
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            JournalError::io_at(&path)(std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+        }),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Amendments::default()),
-        Err(e) => Err(io(&path)(e)),
+        Err(e) => Err(JournalError::io_at(&path)(e)),
     }
 }
 
-pub(crate) fn save(dir: &Path, amendments: &Amendments) -> Result<(), JournalError> {
+fn save(dir: &Path, amendments: &Amendments) -> Result<(), JournalError> {
     let path = dir.join(AMENDMENTS);
     let bytes = serde_json::to_vec_pretty(amendments).expect("plain data");
-    atomic::write(&path, &bytes).map_err(io(&path))
+    atomic::write(&path, &bytes).map_err(JournalError::io_at(&path))
 }
 
 /// Keeps the problem text the run now follows.
 pub(crate) fn snapshot(dir: &Path, text: &str) -> Result<(), JournalError> {
     let path = dir.join(SNAPSHOT);
-    atomic::write(&path, text.as_bytes()).map_err(io(&path))
+    atomic::write(&path, text.as_bytes()).map_err(JournalError::io_at(&path))
 }
 
 /// The run journaled in `dir` as a resume sees it: its header with the budget and problem
@@ -66,9 +62,51 @@ pub fn read_settings(dir: &Path) -> Result<Header, JournalError> {
     Ok(header)
 }
 
-/// Where the run keeps the problem text it follows.
-pub(crate) fn snapshot_path(dir: &Path) -> PathBuf {
-    dir.join(SNAPSHOT)
+/// Checks a resume's problem text against the one the run follows (`found`'s hash, or the
+/// last accepted one) and records what it changes: a budget other than `found`'s, an
+/// accepted edit. An edit not accepted is refused, naming its first changed line.
+pub(crate) fn reconcile(
+    dir: &Path,
+    found: &Header,
+    expected: &Header,
+    source: &Source,
+    accept_changed: bool,
+) -> Result<(), RunError> {
+    let recorded = load(dir)?;
+    let followed = recorded
+        .source_sha256
+        .as_ref()
+        .or(found.source_sha256.as_ref());
+    let changed = match (followed, &expected.source_sha256) {
+        (Some(before), Some(now)) => before != now,
+        // A journal from before the hash was kept: nothing to compare with.
+        _ => false,
+    };
+    if changed && !accept_changed {
+        let what = std::fs::read_to_string(dir.join(SNAPSHOT))
+            .map(|before| first_difference(&before, source.text()))
+            .unwrap_or_else(|_| "its text differs".to_string());
+        return Err(RunError::Mismatch(format!(
+            "{} changed since the run in {} started ({what}); continue with the edited file \
+             with --accept-changed, or restore it",
+            source.name(),
+            dir.display()
+        )));
+    }
+    let updated = Amendments {
+        budget: (expected.budget != found.budget).then_some(expected.budget),
+        source_sha256: match changed {
+            true => expected.source_sha256.clone(),
+            false => recorded.source_sha256.clone(),
+        },
+    };
+    if updated != recorded {
+        save(dir, &updated)?;
+    }
+    if changed {
+        snapshot(dir, source.text())?;
+    }
+    Ok(())
 }
 
 /// The first line where `now` differs from `before`, as a user would check it.

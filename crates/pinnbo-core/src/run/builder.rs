@@ -123,7 +123,6 @@ impl Optimization {
         self
     }
 
-    /// Lets an `oracle command` run.
     /// Evaluations made before the run, journaled first (`run::import`). They count toward
     /// the budget and take the place of as many initial-design points.
     pub fn import(mut self, rows: Vec<Imported>) -> Self {
@@ -131,6 +130,7 @@ impl Optimization {
         self
     }
 
+    /// Lets an `oracle command` run.
     pub fn allow_exec(mut self, allow: bool) -> Self {
         self.allow_exec = allow;
         self

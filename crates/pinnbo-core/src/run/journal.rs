@@ -89,6 +89,17 @@ pub enum JournalError {
     Busy { path: String, what: &'static str },
 }
 
+impl JournalError {
+    /// Turns an I/O error on `path` (the journal or a file of the run beside it) into one
+    /// that names the file.
+    pub(crate) fn io_at(path: &Path) -> impl Fn(std::io::Error) -> JournalError + Copy + '_ {
+        move |source| JournalError::Io {
+            path: path.display().to_string(),
+            source,
+        }
+    }
+}
+
 /// Takes `file`'s exclusive advisory lock for writing `what` ("this run"), or says that
 /// another process holds it. Held until `file` closes.
 pub(crate) fn lock_for_writing(
@@ -132,10 +143,7 @@ fn parse_header(line: &str) -> Result<Header, String> {
 /// The header of the journal at `path` (what run it holds), without opening it for writing.
 pub fn read_header(path: &Path) -> Result<Header, JournalError> {
     let shown = path.display().to_string();
-    let io = |source| JournalError::Io {
-        path: shown.clone(),
-        source,
-    };
+    let io = JournalError::io_at(path);
     let mut line = String::new();
     BufReader::new(File::open(path).map_err(io)?)
         .read_line(&mut line)
@@ -155,10 +163,7 @@ impl Journal {
     /// A new journal (refuses to overwrite one).
     pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
         let shown = path.display().to_string();
-        let io = |source| JournalError::Io {
-            path: shown.clone(),
-            source,
-        };
+        let io = JournalError::io_at(path);
         let file = OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -177,10 +182,7 @@ impl Journal {
     /// line without its newline (a write cut short) is removed.
     pub fn resume(path: &Path) -> Result<(Journal, Header, Vec<Record>), JournalError> {
         let shown = path.display().to_string();
-        let io = |source| JournalError::Io {
-            path: shown.clone(),
-            source,
-        };
+        let io = JournalError::io_at(path);
         let invalid = |reason: String| JournalError::Invalid {
             path: shown.clone(),
             reason,

@@ -204,7 +204,6 @@ impl Run {
     /// accepted edit are recorded for later resumes (`amend`).
     pub fn resume(setup: Setup, dir: &Path) -> Result<Run, RunError> {
         let (journal, found, records) = Journal::resume(&dir.join("journal.jsonl"))?;
-        let recorded = amend::read_settings(dir)?;
         let expected = header(&setup.problem, &setup.config);
         let identity = |h: &Header| {
             (
@@ -231,40 +230,13 @@ impl Run {
                 expected.budget
             )));
         }
-        let text = setup.problem.source.text();
-        let changed = match (&recorded.source_sha256, &expected.source_sha256) {
-            (Some(before), Some(now)) => before != now,
-            // A journal from before the hash was kept: nothing to compare with.
-            _ => false,
-        };
-        if changed && !setup.config.accept_changed {
-            let what = std::fs::read_to_string(amend::snapshot_path(dir))
-                .map(|before| amend::first_difference(&before, text))
-                .unwrap_or_else(|_| "its text differs".to_string());
-            return Err(RunError::Mismatch(format!(
-                "{} changed since the run in {} started ({what}); continue with the edited \
-                 file with --accept-changed, or restore it",
-                setup.problem.source.name(),
-                dir.display()
-            )));
-        }
-        if changed || expected.budget != recorded.budget {
-            let source_sha256 = match changed {
-                true => expected.source_sha256.clone(),
-                false => amend::load(dir)?.source_sha256,
-            };
-            let budget = (expected.budget != found.budget).then_some(expected.budget);
-            amend::save(
-                dir,
-                &amend::Amendments {
-                    budget,
-                    source_sha256,
-                },
-            )?;
-            if changed {
-                amend::snapshot(dir, text)?;
-            }
-        }
+        amend::reconcile(
+            dir,
+            &found,
+            &expected,
+            &setup.problem.source,
+            setup.config.accept_changed,
+        )?;
         let mut run = Run::assemble(setup, journal, records, dir);
         validate::records(
             &run.problem,

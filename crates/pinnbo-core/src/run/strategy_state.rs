@@ -16,13 +16,6 @@ pub(crate) fn path(dir: &Path, index: usize) -> PathBuf {
     dir.join(FOLDER).join(format!("after-{index}.bin"))
 }
 
-fn io_error(path: &Path) -> impl FnOnce(std::io::Error) -> JournalError + '_ {
-    move |source| JournalError::Io {
-        path: path.display().to_string(),
-        source,
-    }
-}
-
 /// Saves the state after proposing evaluation `index`; removes every other saved state but
 /// `previous` (the last journaled proposal's).
 pub(crate) fn save(
@@ -32,21 +25,21 @@ pub(crate) fn save(
     bytes: &[u8],
 ) -> Result<(), JournalError> {
     let folder = dir.join(FOLDER);
-    std::fs::create_dir_all(&folder).map_err(io_error(&folder))?;
+    std::fs::create_dir_all(&folder).map_err(JournalError::io_at(&folder))?;
     let target = path(dir, index);
-    super::atomic::write(&target, bytes).map_err(io_error(&target))?;
+    super::atomic::write(&target, bytes).map_err(JournalError::io_at(&target))?;
     // Everything else of ours goes, including a temporary file a crash left behind.
     let keep: Vec<PathBuf> = [Some(index), previous]
         .into_iter()
         .flatten()
         .map(|i| path(dir, i))
         .collect();
-    for entry in std::fs::read_dir(&folder).map_err(io_error(&folder))? {
-        let entry = entry.map_err(io_error(&folder))?;
+    for entry in std::fs::read_dir(&folder).map_err(JournalError::io_at(&folder))? {
+        let entry = entry.map_err(JournalError::io_at(&folder))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         let ours = name.starts_with("after-") || name.starts_with(".after-");
         if ours && !keep.contains(&entry.path()) {
-            std::fs::remove_file(entry.path()).map_err(io_error(&entry.path()))?;
+            std::fs::remove_file(entry.path()).map_err(JournalError::io_at(&entry.path()))?;
         }
     }
     Ok(())
@@ -58,7 +51,7 @@ pub(crate) fn load(dir: &Path, index: usize) -> Result<Option<Vec<u8>>, JournalE
     match std::fs::read(&target) {
         Ok(bytes) => Ok(Some(bytes)),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(io_error(&target)(e)),
+        Err(e) => Err(JournalError::io_at(&target)(e)),
     }
 }
 

@@ -57,7 +57,7 @@ pub struct GpBo {
 
 /// Each plain GP's last fitted hyperparameters: the objective's (unless the pde's GP models
 /// it) and each constraint's.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct Previous {
     objective: Option<Hyper>,
     constraints: Vec<Hyper>,
@@ -158,25 +158,26 @@ impl GpBo {
     }
 
     /// The objective's model: the physics-informed GP when there is a pde, else the plain
-    /// one; with its fit's diagnostics.
+    /// one; with its fit's diagnostics and its optimum, which a proposal keeps
+    /// ([`GpBo::remember`]) and a picture does not.
     fn fit_objective(
-        &mut self,
+        &self,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
-    ) -> Result<(Box<dyn GpPosterior>, Diagnostics), StrategyError> {
+    ) -> Result<(Box<dyn GpPosterior>, Diagnostics, Optimum), StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
-        let Some(physics) = &mut self.physics else {
+        let noise = self.known_noise.as_ref().map(|n| n.objective_std);
+        let Some(physics) = &self.physics else {
             let starts = Starts {
                 previous: self.previous.objective.as_ref(),
                 restarts: self.restarts,
             };
-            let noise = self.known_noise.as_ref().map(|n| n.objective_std);
             let gp =
                 GpModel::fit(self.kernel, self.prior, &x, &y, starts, noise, rng).within(PART)?;
-            self.previous.objective = Some(gp.hyper.clone());
             let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
-            return Ok((Box::new(gp), diagnostics));
+            let optimum = Optimum::Plain(gp.hyper.clone());
+            return Ok((Box::new(gp), diagnostics, optimum));
         };
         let starts = Starts {
             previous: physics.previous.as_ref(),
@@ -189,15 +190,33 @@ impl GpBo {
             &y,
             &physics.residuals,
             starts,
-            self.known_noise.as_ref().map(|n| n.objective_std),
+            noise,
         )
         .within(PART)?;
-        physics.previous = Some(gp.hyper.clone());
         let diagnostics = hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
             .with("pde_relative_noise", gp.hyper.log_relative.exp())
             .with("residual_points", physics.residuals.functionals.len());
-        Ok((Box::new(gp), diagnostics))
+        let optimum = Optimum::Physics(gp.hyper.clone());
+        Ok((Box::new(gp), diagnostics, optimum))
     }
+
+    /// Where the objective's next fit starts.
+    fn remember(&mut self, optimum: Optimum) {
+        match optimum {
+            Optimum::Plain(h) => self.previous.objective = Some(h),
+            Optimum::Physics(h) => {
+                if let Some(physics) = &mut self.physics {
+                    physics.previous = Some(h);
+                }
+            }
+        }
+    }
+}
+
+/// The objective's fitted hyperparameters, of whichever GP models it.
+enum Optimum {
+    Plain(Hyper),
+    Physics(PdeHyper),
 }
 
 /// `f(mean, std)` of `model`'s prediction at `u` (the data's units) and its gradient in `u`:
@@ -324,15 +343,8 @@ impl Strategy for GpBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        // A picture's fit must not move where the next proposal's fit starts.
-        let kept = self.previous.clone();
-        let kept_physics = self.physics.as_ref().map(|p| p.previous.clone());
-        let fitted = self.fit_objective(history, rng);
-        self.previous = kept;
-        if let (Some(physics), Some(previous)) = (&mut self.physics, kept_physics) {
-            physics.previous = previous;
-        }
-        let (gp, _) = fitted?;
+        // A picture's fit does not move where the next proposal's fit starts.
+        let (gp, _, _) = self.fit_objective(history, rng)?;
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -345,7 +357,8 @@ impl Strategy for GpBo {
         let d = space.dim();
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let (objective, fitted) = self.fit_objective(history, rng)?;
+        let (objective, fitted, optimum) = self.fit_objective(history, rng)?;
+        self.remember(optimum);
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {

@@ -1,0 +1,219 @@
+use super::*;
+use rand::SeedableRng;
+
+fn cold(restarts: usize) -> Starts<'static, Hyper> {
+    Starts {
+        previous: None,
+        restarts,
+    }
+}
+
+/// Two points, fixed hyperparameters, SE kernel: the textbook posterior by hand.
+#[test]
+fn posterior_matches_a_hand_computation() {
+    let x = vec![vec![0.0], vec![1.0]];
+    let y = [1.0, -1.0];
+    let h = Hyper {
+        log_lengthscales: vec![0.0],
+        log_signal: 0.0,
+        log_noise: 0.01f64.ln(),
+    };
+    let spd = Spd::new(&covariance(Kernel::SquaredExponential, &x, &h), "k").unwrap();
+    let model = GpModel {
+        kernel: Kernel::SquaredExponential,
+        hyper: h,
+        x: x.clone(),
+        alpha: spd.solve(&y),
+        spd,
+        standardizer: Standardizer {
+            mean: 0.0,
+            std: 1.0,
+        },
+        nll: 0.0,
+    };
+    // K = [[1.01, c], [c, 1.01]], c = e^{-1/2}; at u = 0.5: k = [e^{-1/8}, e^{-1/8}].
+    let c = (-0.5f64).exp();
+    let k = (-0.125f64).exp();
+    // By symmetry the mean is 0; variance = 1 - 2k²/(1.01 + c).
+    let (m, v) = model.predict_standardized(&[0.5]);
+    assert!(m.abs() < 1e-12, "{m}");
+    assert!((v - (1.0 - 2.0 * k * k / (1.01 + c))).abs() < 1e-12, "{v}");
+    // At u = 0: mean = [1, c]·K⁻¹[1, -1] = (1 - c)/(1.01 - c)... computed explicitly.
+    let det = 1.01 * 1.01 - c * c;
+    let alpha = [(1.01 * 1.0 + c) / det, (-1.01 - c) / det];
+    let (m0, _) = model.predict_standardized(&[0.0]);
+    assert!((m0 - (alpha[0] + c * alpha[1])).abs() < 1e-12);
+}
+
+/// The analytic gradient, of the likelihood alone and with the prior, against central
+/// differences.
+#[test]
+fn likelihood_gradient_matches_differences() {
+    for prior in [Prior::None, Prior::DimensionScaled] {
+        gradient_matches_differences(prior);
+    }
+}
+
+/// The prior's penalty is the log-normal densities' (constants dropped): zero gradient at
+/// each mode exp(μ − s²), and none at all for `Prior::None`.
+#[test]
+fn the_prior_is_log_normal_with_a_dimension_scaled_median() {
+    let d = 10;
+    let mu = std::f64::consts::SQRT_2 + 0.5 * (d as f64).ln();
+    let at_modes = Hyper {
+        log_lengthscales: vec![mu - 3.0; d],
+        log_signal: 0.7,
+        log_noise: -5.0,
+    };
+    let (_, g) = Prior::DimensionScaled.penalty(&at_modes);
+    assert!(g.iter().all(|v| v.abs() < 1e-12), "{g:?}");
+    let (value, g) = Prior::None.penalty(&at_modes);
+    assert_eq!(value, 0.0);
+    assert!(g.iter().all(|v| *v == 0.0));
+}
+
+fn gradient_matches_differences(prior: Prior) {
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    let x: Vec<Vec<f64>> = (0..12).map(|_| vec![rng.random(), rng.random()]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
+    for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+        let h = Hyper {
+            log_lengthscales: vec![-1.0, -0.5],
+            log_signal: 0.2,
+            log_noise: -4.0,
+        };
+        let (_, g) = nll_and_gradient(kernel, prior, &x, &y, &h).unwrap();
+        let eps = 1e-6;
+        for (i, analytic) in g.iter().enumerate() {
+            let shifted = |s: f64| {
+                let mut t = h.clone();
+                match i {
+                    0 | 1 => t.log_lengthscales[i] += s,
+                    2 => t.log_signal += s,
+                    _ => t.log_noise += s,
+                }
+                nll_and_gradient(kernel, prior, &x, &y, &t).unwrap().0
+            };
+            let fd = (shifted(eps) - shifted(-eps)) / (2.0 * eps);
+            assert!(
+                (fd - analytic).abs() < 1e-5 * fd.abs().max(1.0),
+                "{kernel:?} {i}: {analytic} vs {fd}"
+            );
+        }
+    }
+}
+
+/// The posterior's gradient in the point, for both kernels.
+#[test]
+fn prediction_gradients_match_differences() {
+    let mut rng = ChaCha8Rng::seed_from_u64(8);
+    let x: Vec<Vec<f64>> = (0..10).map(|_| vec![rng.random(), rng.random()]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
+    for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+        let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(1), None, &mut rng).unwrap();
+        crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
+    }
+}
+
+/// With a previous optimum the fit continues from it: beyond `RESTARTS_UNTIL` points
+/// from it alone (from a poor one it descends; from its own optimum it ends no worse),
+/// below it beside the cold starts (never worse than they are); one of another dimension
+/// is ignored.
+#[test]
+fn a_warm_fit_continues_from_the_previous_optimum() {
+    let kernel = Kernel::Matern52;
+    let poor = Hyper {
+        log_lengthscales: vec![2.0, 2.0],
+        log_signal: -2.0,
+        log_noise: -1.0,
+    };
+    for n in [30, RESTARTS_UNTIL + 10] {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let x: Vec<Vec<f64>> = (0..n).map(|_| vec![rng.random(), rng.random()]).collect();
+        let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
+        let fit = |previous: Option<&Hyper>| {
+            let starts = Starts {
+                previous,
+                restarts: 3,
+            };
+            let mut rng = ChaCha8Rng::seed_from_u64(1);
+            GpModel::fit(kernel, Prior::None, &x, &y, starts, None, &mut rng).unwrap()
+        };
+        let cold = fit(None);
+        let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
+        let at_poor = nll_and_gradient(kernel, Prior::None, &x, &standardized, &poor);
+        let from_poor = fit(Some(&poor));
+        assert!(
+            from_poor.nll < at_poor.unwrap().0 - 1.0,
+            "{}",
+            from_poor.nll
+        );
+        if n <= RESTARTS_UNTIL {
+            assert!(from_poor.nll <= cold.nll + 1e-9, "{n}: {}", from_poor.nll);
+        }
+        let again = fit(Some(&cold.hyper));
+        assert!(again.nll <= cold.nll + 1e-9, "{} > {}", again.nll, cold.nll);
+        let other_dimension = Hyper {
+            log_lengthscales: vec![0.0; 3],
+            ..poor.clone()
+        };
+        assert_eq!(fit(Some(&other_dimension)).hyper, cold.hyper);
+    }
+}
+
+/// Data drawn from a GP with known length scales (one short, one long) give them back.
+#[test]
+fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let truth = Hyper {
+        log_lengthscales: vec![0.15f64.ln(), 0.6f64.ln()],
+        log_signal: 0.0,
+        log_noise: 1e-4f64.ln(),
+    };
+    let x: Vec<Vec<f64>> = (0..200).map(|_| vec![rng.random(), rng.random()]).collect();
+    for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+        let spd = Spd::new(&covariance(kernel, &x, &truth), "k").unwrap();
+        let z: Vec<f64> = (0..x.len())
+            .map(|_| rng.sample(rand_distr::StandardNormal))
+            .collect();
+        let l = spd.lower_factor();
+        let y: Vec<f64> = (0..x.len())
+            .map(|i| (0..=i).map(|j| l[(i, j)] * z[j]).sum())
+            .collect();
+        let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(3), None, &mut rng).unwrap();
+        for (fitted, true_log) in model
+            .hyper
+            .log_lengthscales
+            .iter()
+            .zip(&truth.log_lengthscales)
+        {
+            let ratio = (fitted - true_log).exp();
+            assert!(
+                (0.75..1.33).contains(&ratio),
+                "{kernel:?}: fitted {} against {}",
+                fitted.exp(),
+                true_log.exp()
+            );
+        }
+    }
+}
+
+#[test]
+fn fitting_improves_the_likelihood_and_interpolates() {
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let x: Vec<Vec<f64>> = (0..20).map(|i| vec![i as f64 / 19.0]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (6.0 * p[0]).sin()).collect();
+    let model = GpModel::fit(
+        Kernel::Matern52,
+        Prior::None,
+        &x,
+        &y,
+        cold(3),
+        None,
+        &mut rng,
+    )
+    .unwrap();
+    let (m, s) = model.predict(&[0.5]);
+    assert!((m - 3f64.sin()).abs() < 0.02, "{m} ± {s}");
+    assert!(s < 0.05);
+}

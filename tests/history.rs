@@ -1,0 +1,215 @@
+//! End-to-end tests of a run's history: known noise kept as measured, extending and
+//! resuming runs (an edited problem file refused until accepted), importing earlier
+//! evaluations.
+
+mod common;
+mod support;
+use common::pinnbo;
+use serde_json::Value;
+use support::{points, records, scratch, text};
+
+/// `noise std ..` on a command oracle is the known noise of its measurements: every value
+/// is journaled exactly as the program printed it (nothing added, no "clean" twin), and the
+/// GP holds that noise fixed; `noise added ..` there is refused before anything runs.
+#[test]
+fn known_noise_never_alters_what_a_command_measured() {
+    const MEASURE: &str =
+        "#!/bin/sh\nv=$(awk -v a=\"$1\" 'BEGIN { printf \"%.6f\", (a - 0.3)^2 }')\n\
+        echo \"$v\" >> printed.txt\necho \"$v\"\n";
+    let problem = "var x in [0, 1]\nfield f(x)\nminimize f\noracle command \"./measure.sh {x}\"\n\
+        noise std 0.05\nbudget 6, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-known-noise", problem, &[("measure.sh", MEASURE)]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let printed: Vec<f64> = std::fs::read_to_string(dir.join("printed.txt"))
+        .unwrap()
+        .lines()
+        .map(|l| l.parse().unwrap())
+        .collect();
+    let all = records(&dir.join("run"));
+    let journaled: Vec<f64> = all
+        .iter()
+        .map(|r| r["observed"]["objective"].as_f64().unwrap())
+        .collect();
+    assert_eq!(journaled, printed);
+    assert!(all
+        .iter()
+        .all(|r| r.get("clean").is_none_or(Value::is_null)));
+    // The GP's noise variance is the known one, standardized, at every step.
+    for (t, r) in all.iter().enumerate().skip(3) {
+        let seen = &journaled[..t];
+        let mean = seen.iter().sum::<f64>() / t as f64;
+        let var = seen.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / t as f64;
+        // Clamped into the fit's bounds on its logarithm, [-13.8, 0].
+        let expected = (0.05f64.powi(2) / var).ln().clamp(-13.8, 0.0).exp();
+        let fitted = r["diagnostics"]["noise_variance"].as_f64().unwrap();
+        assert!(
+            (fitted - expected).abs() < 1e-9 * expected,
+            "step {t}: {fitted} vs {expected}"
+        );
+    }
+
+    let added = problem.replace("noise std", "noise added std");
+    std::fs::write(dir.join("added.pde"), added).unwrap();
+    let refused = pinnbo(&dir, &["solve", "added.pde", "--allow-exec", "--quiet"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr)
+            .contains("`noise added` would add synthetic noise to what the command measured"),
+        "{}",
+        text(&refused.stderr)
+    );
+}
+
+/// `--resume DIR --budget N` extends a finished run (recorded, so `--resume DIR` alone
+/// continues to N, reading the problem file from the journal's header), and the extended
+/// run equals one that had N from the start. An edited problem file is refused with its
+/// first changed line until the edit is accepted.
+#[test]
+fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
+    let problem = "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+                   minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget 6, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-extend", problem, &[]);
+    let solve = |args: &[&str]| {
+        let mut all = vec!["solve"];
+        all.extend_from_slice(args);
+        all.push("--quiet");
+        pinnbo(&dir, &all)
+    };
+    let ok = |o: std::process::Output| assert!(o.status.success(), "{}", text(&o.stderr));
+    ok(solve(&["problem.pde", "--out", "run"]));
+    ok(solve(&["problem.pde", "--out", "whole", "--budget", "9"]));
+    ok(solve(&["--resume", "run", "--budget", "9"]));
+    assert_eq!(points(&dir.join("run")), points(&dir.join("whole")));
+    ok(solve(&["--resume", "run"]));
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        9,
+        "the budget of 9 was recorded"
+    );
+    let summary: Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
+            .unwrap();
+    let best = &summary["best"];
+    assert_eq!(
+        best["evaluation"].as_u64(),
+        best["index"].as_u64().map(|i| i + 1),
+        "one convention: index from 0, evaluation from 1"
+    );
+
+    let shorter = solve(&["--resume", "run", "--budget", "4"]);
+    assert_eq!(
+        text(&shorter.stderr),
+        "error: run holds 9 evaluations already: a budget of 4 would end it before them\n"
+    );
+    std::fs::write(
+        dir.join("problem.pde"),
+        problem.replace("budget 6", "budget 7"),
+    )
+    .unwrap();
+    let refused = solve(&["--resume", "run", "--budget", "10"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert_eq!(
+        text(&refused.stderr),
+        "error: problem.pde changed since the run in run started (line 4 was `budget 6, init 3 \
+         sobol`, now `budget 7, init 3 sobol`); continue with the edited file with \
+         --accept-changed, or restore it\n"
+    );
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        9,
+        "a refused resume changes nothing"
+    );
+    ok(solve(&[
+        "--resume",
+        "run",
+        "--budget",
+        "10",
+        "--accept-changed",
+    ]));
+    ok(solve(&["--resume", "run", "--budget", "11"]));
+    assert_eq!(
+        records(&dir.join("run")).len(),
+        11,
+        "the accepted edit was recorded"
+    );
+
+    std::fs::rename(dir.join("problem.pde"), dir.join("moved.pde")).unwrap();
+    let lost = solve(&["--resume", "run"]);
+    assert_eq!(
+        text(&lost.stderr),
+        "error: the run in run started from problem.pde, which is not there from this folder; \
+         name the problem file: pinnbo solve FILE --resume run\n"
+    );
+}
+
+/// `--import` journals earlier evaluations first, exactly as given (never re-evaluated),
+/// in place of as many initial-design points; the run resumes over them; a bad cell is
+/// refused at its line and column before anything runs.
+#[test]
+fn imported_evaluations_lead_the_journal_and_bad_rows_are_located() {
+    let problem = "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+                   minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget 8, init 4 sobol\nmethod gp-ei\n";
+    let prior = "x2,x1,objective\n0.5,0.5,123\n1.5,0.1,0.25\n0.6,0.35,0.0025\n";
+    let dir = scratch(
+        "solve-import",
+        problem,
+        &[
+            ("prior.csv", prior),
+            ("text.csv", "x1,x2,objective\n0.5,0.5,1\n0.5,abc,1\n"),
+            ("outside.csv", "x1,x2,objective\n1.5,0.5,1\n"),
+            ("missing.csv", "x1,x2\n0.5,0.5\n"),
+        ],
+    );
+    let solve = |args: &[&str]| {
+        let mut all = vec!["solve", "problem.pde", "--quiet"];
+        all.extend_from_slice(args);
+        pinnbo(&dir, &all)
+    };
+    let run = solve(&["--import", "prior.csv", "--out", "run"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 8);
+    let phases: Vec<&str> = all.iter().map(|r| r["phase"].as_str().unwrap()).collect();
+    assert_eq!(phases[..4], ["import", "import", "import", "init"]);
+    assert_eq!(all[0]["x"], serde_json::json!([0.5, 0.5]));
+    assert_eq!(all[0]["observed"]["objective"], 123.0, "kept as given");
+    assert_eq!(all[1]["x"], serde_json::json!([0.1, 1.5]));
+    let resumed = pinnbo(
+        &dir,
+        &["solve", "--resume", "run", "--budget", "10", "--quiet"],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    assert_eq!(records(&dir.join("run")).len(), 10);
+
+    for (file, message) in [
+        (
+            "text.csv",
+            "text.csv:3:2: `x2` must be a number, found `abc`",
+        ),
+        (
+            "outside.csv",
+            "outside.csv:2:1: `x1` = 1.5 is outside its bounds [0, 1]",
+        ),
+        (
+            "missing.csv",
+            "missing.csv:1: no column `objective`; the header needs x1, x2, objective",
+        ),
+    ] {
+        let out = format!("bad-{file}");
+        let refused = solve(&["--import", file, "--out", &out]);
+        assert_eq!(refused.status.code(), Some(1), "{file}");
+        assert_eq!(text(&refused.stderr), format!("error: {message}\n"));
+        assert!(!dir.join(&out).exists(), "nothing started for {file}");
+    }
+}

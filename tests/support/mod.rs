@@ -1,0 +1,41 @@
+//! What the tests of runs in folders share: a scratch folder with a problem, and the
+//! journal's records read back.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A fresh folder holding `problem.pde` (and optional extra files).
+pub fn scratch(name: &str, problem: &str, extra: &[(&str, &str)]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("problem.pde"), problem).unwrap();
+    for (file, content) in extra {
+        let path = dir.join(file);
+        std::fs::write(&path, content).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+    }
+    dir
+}
+
+/// The journal's evaluation records (the header skipped).
+pub fn records(dir: &Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+pub fn points(dir: &Path) -> Vec<Value> {
+    records(dir).iter().map(|r| r["x"].clone()).collect()
+}
