@@ -62,6 +62,7 @@ fn summary(p: &Problem) -> String {
     };
     let oracle = match &p.oracle {
         Oracle::ClosedForm => "closed form",
+        Oracle::External => "external (pinnbo ask/tell)",
         Oracle::Fdm(_) => "fdm",
         Oracle::Command(_) => "command",
     };

@@ -77,7 +77,7 @@ pub fn run(o: &Options, style: Style) -> Exit {
 }
 
 /// Turns `--at` assignments into a full point, in coordinate order.
-fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>, String> {
+pub(crate) fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>, String> {
     let mut x: Vec<Option<f64>> = vec![None; p.dim()];
     let coord = |name: &str| p.coords.iter().position(|c| c.name == name);
     let elements = |name: &str| -> Vec<usize> {

@@ -3,6 +3,7 @@
 //! module with its flags (`Options`, declared once with `clap::Args`) and its `run`; exit codes
 //! are named in [`exit::Exit`].
 
+mod ask_tell_cmd;
 mod bench_cmd;
 mod check_cmd;
 mod eval_cmd;
@@ -51,6 +52,11 @@ pub enum Command {
     Fdm(fdm_cmd::Options),
     /// Optimize a problem: journaled, resumable; writes summary.json, history.csv and a plot.
     Solve(solve_cmd::Options),
+    /// Hand out the next points of a run whose evaluations are made elsewhere, journaled as
+    /// pending (starting the run from a problem file, or continuing one).
+    Ask(ask_tell_cmd::AskOptions),
+    /// Record what a point asked with `pinnbo ask` gave (or a point evaluated unasked).
+    Tell(ask_tell_cmd::TellOptions),
     /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
     /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
     /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
@@ -120,6 +126,8 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
         Command::Fdm(o) => fdm_cmd::run(o, style),
         Command::Solve(o) => solve_cmd::run(o, style),
         Command::Bench(o) => bench_cmd::run(o, style),
+        Command::Ask(o) => ask_tell_cmd::ask(o, style),
+        Command::Tell(o) => ask_tell_cmd::tell(o, style),
         Command::Methods(o) => methods_cmd::run(o),
         Command::Completions(o) => help_cmd::completions(o),
         Command::Man(o) => help_cmd::man(o),

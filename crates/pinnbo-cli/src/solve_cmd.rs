@@ -86,6 +86,15 @@ pub fn run(options: &Options, style: Style) -> Exit {
         return Exit::Invalid;
     };
     let problem = checked.problem;
+    if matches!(problem.oracle, pinnbo_dsl::ir::Oracle::External) {
+        eprintln!(
+            "error: {}'s oracle is external: its values are measured outside pinnbo, so drive \
+             it with `pinnbo ask {}` and `pinnbo tell`",
+            file.display(),
+            file.display()
+        );
+        return Exit::Invalid;
+    }
     let (config, dir) = match configure(&problem, options, resumed) {
         Ok(c) => c,
         Err(msg) => {
@@ -369,7 +378,11 @@ fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {
 /// true objective (the reference field's, for FDM), as `evaluations.png`.
 fn draw_evaluations(run: &mut Run) -> Result<(), String> {
     let p = run.problem().clone();
-    if !(1..=2).contains(&p.dim()) || matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_)) {
+    let measured = matches!(
+        p.oracle,
+        pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
+    );
+    if !(1..=2).contains(&p.dim()) || measured {
         return Ok(());
     }
     let path = run.dir().join("evaluations.png");

@@ -123,6 +123,8 @@ pub enum NoiseLevel {
 #[derive(Clone, Debug, PartialEq)]
 pub enum OracleKind {
     ClosedForm,
+    /// Measured outside pinnbo: the run is driven by `pinnbo ask` and `pinnbo tell`.
+    External,
     Fdm,
     Command {
         template: String,

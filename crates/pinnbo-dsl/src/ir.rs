@@ -291,6 +291,8 @@ pub struct CommandOracle {
 pub enum Oracle {
     /// The objective and constraints are closed-form expressions.
     ClosedForm,
+    /// The values are measured outside pinnbo and told to the run (`pinnbo ask`/`tell`).
+    External,
     Fdm(FdmOracle),
     Command(CommandOracle),
 }

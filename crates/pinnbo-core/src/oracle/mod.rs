@@ -67,6 +67,32 @@ pub trait Oracle: Send {
 
     /// A short description for reports ("closed form", "fdm beam, 65537 points", ..).
     fn describe(&self) -> String;
+
+    /// Whether the values are measured outside pinnbo ([`External`]): a run then takes them
+    /// through `ask` and `tell`, never `step`.
+    fn is_external(&self) -> bool {
+        false
+    }
+}
+
+/// The oracle of a problem measured outside pinnbo (`oracle external`, or any problem driven
+/// by `pinnbo ask`/`tell`): it evaluates nothing.
+pub struct External;
+
+impl Oracle for External {
+    fn evaluate(&mut self, _x: &[f64]) -> Result<Evaluation, Failure> {
+        Err(Failure::Other(
+            "the values are measured outside pinnbo; tell them to the run".into(),
+        ))
+    }
+
+    fn describe(&self) -> String {
+        "external (ask/tell)".into()
+    }
+
+    fn is_external(&self) -> bool {
+        true
+    }
 }
 
 /// A Rust closure as an oracle, for library users: `|x| Ok(Evaluation { .. })`.
@@ -99,6 +125,7 @@ pub enum SetupError {
 pub fn from_problem(problem: &Problem, allow_exec: bool) -> Result<Box<dyn Oracle>, SetupError> {
     Ok(match &problem.oracle {
         OracleSpec::ClosedForm => Box::new(ClosedFormOracle::new(problem)?),
+        OracleSpec::External => Box::new(External),
         OracleSpec::Fdm(_) => Box::new(FdmOracle::new(problem)?),
         OracleSpec::Command(spec) => {
             if !allow_exec {

@@ -13,7 +13,8 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 
 const AMENDMENTS: &str = "resume.json";
-const SNAPSHOT: &str = "journal.pde";
+/// The problem text the run follows, in the run's folder.
+pub const SNAPSHOT: &str = "journal.pde";
 
 /// Settings of a run that later resumes changed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

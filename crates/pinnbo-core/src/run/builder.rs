@@ -164,7 +164,10 @@ impl Optimization {
         // `noise ..% of range` samples the oracle 4,096 times: only the file's closed forms
         // and FDM fields are cheap enough (a caller's oracle may be an experiment).
         let cheap = self.oracle.is_none()
-            && !matches!(self.problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
+            && !matches!(
+                self.problem.oracle,
+                pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
+            );
         let mut oracle = match self.oracle {
             Some(o) => o,
             None => oracle::from_problem(&self.problem, self.allow_exec)?,

@@ -2,6 +2,9 @@
 //! fsync'd before the next evaluation starts. A crash loses at most the evaluation in flight;
 //! a torn last line is cut off when the run resumes.
 //!
+//! Besides evaluations, a line may hand out a point for evaluation elsewhere (`{"ask": ..}`,
+//! [`Ask`]): it is pending until a record with its id (the record's `rng.index`) follows.
+//!
 //! A journal open for writing holds an exclusive advisory lock (`flock`) on its file, so a
 //! second writer (a second `pinnbo solve --resume`, or two benches on one folder) is refused
 //! instead of interleaving records. The kernel drops the lock when the process ends, however
@@ -40,9 +43,13 @@ pub enum Phase {
     Import,
     Init,
     Step,
+    /// A point evaluated elsewhere and told to the run without having been asked.
+    Extra,
 }
 
-/// The random stream a step drew from: `stream(seed, purpose, index)` in `run.rs`.
+/// The random stream a step drew from: `stream(seed, purpose, index)` in `run.rs`. `index`
+/// is the point's slot: its place in the sequence of proposals, and the id `ask` gave it;
+/// the record's own index when it was proposed and evaluated in one step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RngState {
     pub seed: u64,
@@ -65,6 +72,40 @@ pub struct Record {
     pub evaluate_seconds: f64,
     pub diagnostics: Diagnostics,
     pub rng: RngState,
+}
+
+/// A point handed out for evaluation elsewhere (`pinnbo ask`, [`crate::Run::ask`]), pending
+/// until told.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Ask {
+    /// The point's slot (see [`RngState`]); the record that answers it has `rng.index == id`.
+    pub id: usize,
+    pub phase: Phase,
+    /// The point in the problem's own coordinates.
+    pub x: Vec<f64>,
+    pub propose_seconds: f64,
+    pub diagnostics: Diagnostics,
+}
+
+/// One line after the header.
+#[derive(Serialize)]
+struct AskLine<'a> {
+    ask: &'a Ask,
+}
+
+#[derive(Deserialize)]
+struct AskLineOwned {
+    ask: Ask,
+}
+
+/// What a journal holds, as [`Journal::resume`] read it.
+pub struct Contents {
+    pub header: Header,
+    pub records: Vec<Record>,
+    /// Every point ever asked, answered or not, in the order asked.
+    pub asks: Vec<Ask>,
+    /// The file's line number of each record (the header is line 1).
+    pub record_lines: Vec<usize>,
 }
 
 impl Record {
@@ -178,9 +219,9 @@ impl Journal {
         Ok(journal)
     }
 
-    /// Opens an existing journal for appending, with its header and complete records. A last
-    /// line without its newline (a write cut short) is removed.
-    pub fn resume(path: &Path) -> Result<(Journal, Header, Vec<Record>), JournalError> {
+    /// Opens an existing journal for appending, with everything it holds. A last line
+    /// without its newline (a write cut short) is removed.
+    pub fn resume(path: &Path) -> Result<(Journal, Contents), JournalError> {
         let shown = path.display().to_string();
         let io = JournalError::io_at(path);
         let invalid = |reason: String| JournalError::Invalid {
@@ -195,9 +236,10 @@ impl Journal {
         // Before reading: a torn last line may be another writer's record in flight.
         lock_for_writing(&file, &shown, "this run")?;
         let mut reader = BufReader::new(&mut file);
-        let (mut header, mut records, mut kept) = (None, Vec::new(), 0u64);
+        let (mut header, mut kept) = (None, 0u64);
+        let (mut records, mut asks, mut record_lines) = (Vec::new(), Vec::new(), Vec::new());
         let mut line = String::new();
-        loop {
+        for number in 1.. {
             line.clear();
             let n = reader.read_line(&mut line).map_err(io)?;
             if n == 0 || !line.ends_with('\n') {
@@ -205,21 +247,29 @@ impl Journal {
             }
             if header.is_none() {
                 header = Some(parse_header(&line).map_err(invalid)?);
+            } else if line.starts_with("{\"ask\"") {
+                let a: AskLineOwned = serde_json::from_str(&line).map_err(|e| {
+                    invalid(at_line(
+                        number,
+                        &format!("ask {} is unreadable", asks.len()),
+                        &e,
+                    ))
+                })?;
+                asks.push(a.ask);
             } else {
                 let r: Record = serde_json::from_str(&line).map_err(|e| {
-                    // The header is line 1, record k is line k + 2.
                     let what = format!("record {} is unreadable", records.len());
-                    invalid(at_line(records.len() + 2, &what, &e))
+                    invalid(at_line(number, &what, &e))
                 })?;
                 if r.index != records.len() {
                     return Err(invalid(format!(
-                        "line {}: record {} has index {}",
-                        records.len() + 2,
+                        "line {number}: record {} has index {}",
                         records.len(),
                         r.index
                     )));
                 }
                 records.push(r);
+                record_lines.push(number);
             }
             kept += n as u64;
         }
@@ -227,18 +277,27 @@ impl Journal {
         drop(reader);
         file.set_len(kept).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
+        let journal = Journal {
+            file,
+            path: shown.clone(),
+        };
         Ok((
-            Journal {
-                file,
-                path: shown.clone(),
+            journal,
+            Contents {
+                header,
+                records,
+                asks,
+                record_lines,
             },
-            header,
-            records,
         ))
     }
 
     pub fn append(&mut self, record: &Record) -> Result<(), JournalError> {
         self.write_line(&serde_json::to_string(record).expect("serializable"))
+    }
+
+    pub fn append_ask(&mut self, ask: &Ask) -> Result<(), JournalError> {
+        self.write_line(&serde_json::to_string(&AskLine { ask }).expect("serializable"))
     }
 
     fn write_line(&mut self, line: &str) -> Result<(), JournalError> {
@@ -332,8 +391,8 @@ mod tests {
             )
         );
         drop(first);
-        let (_, found, records) = Journal::resume(&path).expect("free once the writer closes");
-        assert_eq!((found, records.len()), (header, 0));
+        let (_, found) = Journal::resume(&path).expect("free once the writer closes");
+        assert_eq!((found.header, found.records.len()), (header, 0));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

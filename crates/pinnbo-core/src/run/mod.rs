@@ -1,11 +1,17 @@
 //! The loop executor: initial design, one strategy step per evaluation, noise, the journal,
 //! failure accounting, resumption, and the run's summary.
 //!
+//! Every point has a *slot*, its place in the sequence of proposals: the initial design's
+//! points come first, and the slot picks the random stream a proposal draws from. `solve`
+//! proposes and evaluates one slot per step; [`ask_tell`] hands slots out to be evaluated
+//! elsewhere, and a proposal made while some are pending sees them as fantasies.
+//!
 //! Around it: [`builder`] assembles a run from a problem and a method name, [`journal`] is its
 //! crash-safe record, `strategy_state` saves what a strategy carries between steps,
 //! [`observer`] lets a caller follow it, and [`outputs`] writes what a finished run leaves.
 
 pub mod amend;
+pub mod ask_tell;
 pub mod atomic;
 pub mod builder;
 pub mod design;
@@ -20,7 +26,7 @@ use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
 use crate::strategies::{Diagnostics, Observed, Strategy, StrategyError};
 use design::Design;
-use journal::{Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+use journal::{Ask, Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
 pub use observer::Observer;
 use pinnbo_dsl::Problem;
 use rand::{Rng, SeedableRng};
@@ -81,6 +87,9 @@ pub enum RunError {
     Journal(#[from] JournalError),
     #[error("{0}")]
     Mismatch(String),
+    /// A `tell` or `ask` the run cannot take (an unknown id, values of the wrong shape).
+    #[error("{0}")]
+    Refused(String),
     #[error("interrupted by a signal after {0} evaluations")]
     Interrupted(usize),
     #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
@@ -129,6 +138,8 @@ pub struct Run {
     config: RunConfig,
     journal: Journal,
     records: Vec<Record>,
+    /// Every point handed out by `ask`, answered or not.
+    asks: Vec<Ask>,
     initial: Vec<Vec<f64>>,
     /// How many records at the journal's start were imported (the initial design follows).
     imported: usize,
@@ -195,7 +206,7 @@ impl Run {
             journal.append(&record)?;
             records.push(record);
         }
-        Ok(Run::assemble(setup, journal, records, dir))
+        Ok(Run::assemble(setup, journal, records, Vec::new(), dir))
     }
 
     /// Continues the run journaled in `dir`, which must be the same problem, method, seed and
@@ -203,7 +214,13 @@ impl Run {
     /// than the journal's (not below what it holds) extends or shortens the run; it and an
     /// accepted edit are recorded for later resumes (`amend`).
     pub fn resume(setup: Setup, dir: &Path) -> Result<Run, RunError> {
-        let (journal, found, records) = Journal::resume(&dir.join("journal.jsonl"))?;
+        let (journal, contents) = Journal::resume(&dir.join("journal.jsonl"))?;
+        let journal::Contents {
+            header: found,
+            records,
+            asks,
+            record_lines,
+        } = contents;
         let expected = header(&setup.problem, &setup.config);
         let identity = |h: &Header| {
             (
@@ -237,18 +254,18 @@ impl Run {
             &setup.problem.source,
             setup.config.accept_changed,
         )?;
-        let mut run = Run::assemble(setup, journal, records, dir);
-        validate::records(
-            &run.problem,
-            &run.space,
-            run.config.seed,
-            &run.initial,
-            run.imported,
-            &run.records,
-        )
-        .map_err(|why| {
-            RunError::Mismatch(format!("{}: {why}", dir.join("journal.jsonl").display()))
-        })?;
+        let mut run = Run::assemble(setup, journal, records, asks, dir);
+        let plan = validate::Plan {
+            problem: &run.problem,
+            space: &run.space,
+            seed: run.config.seed,
+            initial: &run.initial,
+            imported: run.imported,
+        };
+        plan.check(&run.records, &record_lines, &run.asks)
+            .map_err(|why| {
+                RunError::Mismatch(format!("{}: {why}", dir.join("journal.jsonl").display()))
+            })?;
         // Failures before the stop are journaled; a resumed run gets `max_failures` new tries
         // (the user resumes after mending the oracle).
         run.failures_in_a_row = 0;
@@ -268,7 +285,13 @@ impl Run {
         Ok(run)
     }
 
-    fn assemble(setup: Setup, journal: Journal, records: Vec<Record>, dir: &Path) -> Run {
+    fn assemble(
+        setup: Setup,
+        journal: Journal,
+        records: Vec<Record>,
+        asks: Vec<Ask>,
+        dir: &Path,
+    ) -> Run {
         let Setup {
             problem,
             oracle,
@@ -292,6 +315,7 @@ impl Run {
             config,
             journal,
             records,
+            asks,
             initial,
             imported,
             failures_in_a_row: 0,
@@ -299,14 +323,20 @@ impl Run {
         }
     }
 
-    /// The index of the last journaled proposal of the strategy (not an initial-design point
-    /// or a fallback).
+    /// The slot of the last journaled proposal of the strategy, evaluated or pending (not an
+    /// initial-design point or a fallback).
     fn last_proposal(&self) -> Option<usize> {
-        self.records
+        let proposals = self
+            .records
             .iter()
-            .rev()
-            .find(|r| r.phase == Phase::Step && r.diagnostics.get(FALLBACK).is_none())
-            .map(|r| r.index)
+            .filter(|r| r.phase == Phase::Step && r.diagnostics.get(FALLBACK).is_none())
+            .map(|r| r.rng.index);
+        let asked = self
+            .asks
+            .iter()
+            .filter(|a| a.phase == Phase::Step && a.diagnostics.get(FALLBACK).is_none())
+            .map(|a| a.id);
+        proposals.chain(asked).max()
     }
 
     pub fn records(&self) -> &[Record] {
@@ -335,11 +365,34 @@ impl Run {
         self.records.len() >= self.config.budget
     }
 
-    /// The strategy's proposal for evaluation `index` (saving its state), or a uniform point
-    /// while nothing has succeeded.
-    fn propose(&mut self, index: usize) -> Result<(Vec<f64>, Diagnostics), RunError> {
-        let history = self.observed();
-        let mut rng = stream(self.config.seed, PROPOSE, index);
+    /// The point for `slot`: the initial design's, or the strategy's proposal (saving its
+    /// state), or a uniform point while nothing has succeeded. Pending points are seen as
+    /// fantasies (`ask_tell::fantasies`).
+    fn point_for(&mut self, slot: usize) -> Result<ask_tell::Point, RunError> {
+        let started = Instant::now();
+        let in_design = slot.saturating_sub(self.imported);
+        let (phase, unit, diagnostics) = match self.initial.get(in_design) {
+            Some(point) => (Phase::Init, point.clone(), Diagnostics::default()),
+            None => {
+                let (unit, diagnostics) = self.propose(slot)?;
+                (Phase::Step, unit, diagnostics)
+            }
+        };
+        let x = self
+            .space
+            .to_box(&unit.iter().map(|u| u.clamp(0.0, 1.0)).collect::<Vec<_>>());
+        Ok(ask_tell::Point {
+            slot,
+            phase,
+            x,
+            diagnostics,
+            propose_seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    fn propose(&mut self, slot: usize) -> Result<(Vec<f64>, Diagnostics), RunError> {
+        let mut history = self.observed();
+        let mut rng = stream(self.config.seed, PROPOSE, slot);
         if history.is_empty() {
             // Nothing succeeded yet, so a model has nothing to fit: a uniform point keeps
             // the run going, and `max_failures` alone decides when to stop.
@@ -347,9 +400,10 @@ impl Run {
             let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
             return Ok((unit, diagnostics));
         }
+        history.extend(self.fantasies(&history));
         let failed = |e: StrategyError| RunError::Strategy {
             method: self.config.method.clone(),
-            index,
+            index: slot,
             source: Box::new(e),
         };
         let p = self
@@ -357,36 +411,35 @@ impl Run {
             .propose(&self.space, &history, &mut rng)
             .map_err(failed)?;
         if let Some(bytes) = self.strategy.state().map_err(failed)? {
-            strategy_state::save(&self.dir, index, self.last_proposal(), &bytes)?;
+            strategy_state::save(&self.dir, slot, self.last_proposal(), &bytes)?;
         }
         Ok((p.unit, p.diagnostics))
     }
 
-    /// Evaluates the next point and journals it. `Ok(None)` once the budget is spent.
+    /// Evaluates the next point and journals it: the oldest pending one if any was asked,
+    /// else a new proposal. `Ok(None)` once the budget is spent.
     pub fn step(&mut self) -> Result<Option<&Record>, RunError> {
-        let index = self.records.len();
-        if index >= self.config.budget {
+        if self.records.len() >= self.config.budget {
             return Ok(None);
         }
         if self.failures_in_a_row >= self.config.max_failures {
             return Err(self.too_many_failures());
         }
-        let started = Instant::now();
-        let in_design = index - self.imported;
-        let (phase, unit, diagnostics) = if in_design < self.initial.len() {
-            (
-                Phase::Init,
-                self.initial[in_design].clone(),
-                Diagnostics::default(),
-            )
-        } else {
-            let (unit, diagnostics) = self.propose(index)?;
-            (Phase::Step, unit, diagnostics)
+        if self.oracle.is_external() {
+            return Err(RunError::Refused(format!(
+                "{}'s values are measured outside pinnbo: drive the run with `pinnbo ask` and \
+                 `pinnbo tell` ({})",
+                self.problem.name,
+                self.dir.display()
+            )));
+        }
+        let point = match self.pending().first() {
+            Some(ask) => ask_tell::Point::from(*ask),
+            None => {
+                let slot = self.next_slot();
+                self.point_for(slot)?
+            }
         };
-        let propose_seconds = started.elapsed().as_secs_f64();
-        let x: Vec<f64> = self
-            .space
-            .to_box(&unit.iter().map(|u| u.clamp(0.0, 1.0)).collect::<Vec<_>>());
         let started = Instant::now();
         let names: Vec<String> = self
             .problem
@@ -394,18 +447,16 @@ impl Run {
             .iter()
             .map(|c| c.name.clone())
             .collect();
-        let outcome = self
-            .oracle
-            .evaluate(&x)
-            .and_then(|e| match e.non_finite(&names) {
-                Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
-                None => Ok(e),
-            });
+        let outcome = self.oracle.evaluate(&point.x);
         let evaluate_seconds = started.elapsed().as_secs_f64();
-        let (observed, clean, failure) = match outcome {
+        let (observed, clean, failure) = match outcome.and_then(|e| match e.non_finite(&names) {
+            Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
+            None => Ok(e),
+        }) {
             Ok(clean) => match &self.noise {
                 Some(noise) => {
-                    let noisy = noise.apply(&clean, &mut stream(self.config.seed, NOISE, index));
+                    let noisy =
+                        noise.apply(&clean, &mut stream(self.config.seed, NOISE, point.slot));
                     (Some(noisy), Some(clean), None)
                 }
                 None => (Some(clean), None, None),
@@ -417,24 +468,37 @@ impl Run {
         } else {
             0
         };
+        self.journal_record(point, observed, clean, failure, evaluate_seconds)
+            .map(Some)
+    }
+
+    /// Journals the outcome of `point` as the next record.
+    fn journal_record(
+        &mut self,
+        point: ask_tell::Point,
+        observed: Option<crate::oracle::Evaluation>,
+        clean: Option<crate::oracle::Evaluation>,
+        failure: Option<String>,
+        evaluate_seconds: f64,
+    ) -> Result<&Record, RunError> {
         let record = Record {
-            index,
-            phase,
-            x,
+            index: self.records.len(),
+            phase: point.phase,
+            x: point.x,
             observed,
             clean,
             failure,
-            propose_seconds,
+            propose_seconds: point.propose_seconds,
             evaluate_seconds,
-            diagnostics,
+            diagnostics: point.diagnostics,
             rng: RngState {
                 seed: self.config.seed,
-                index,
+                index: point.slot,
             },
         };
         self.journal.append(&record)?;
         self.records.push(record);
-        Ok(self.records.last())
+        Ok(self.records.last().expect("just pushed"))
     }
 
     /// Steps the run to its budget, telling `observer` as it goes; stops at the first error
@@ -469,9 +533,13 @@ impl Run {
     }
 
     /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
-    /// fitted to every successful evaluation; None for a method without one.
+    /// fitted to every successful evaluation; None for a method without one, or before any
+    /// evaluation succeeded.
     pub fn surrogate_mean(&mut self, points: &[Vec<f64>]) -> Result<Option<Vec<f64>>, RunError> {
         let history = self.observed();
+        if history.is_empty() {
+            return Ok(None);
+        }
         let mut rng = stream(self.config.seed, PICTURE, self.records.len());
         self.strategy
             .predict(&self.space, &history, points, &mut rng)

@@ -2,86 +2,110 @@
 //! header and the problem. A record that does not is refused with its line in the file,
 //! never passed on to a strategy (a point of the wrong length would reach the surrogates).
 
-use super::journal::{Phase, Record};
+use super::journal::{Ask, Phase, Record};
 use crate::space::Space;
 use pinnbo_dsl::Problem;
+use std::collections::HashSet;
 
-/// The first defect of `records` (the journal's lines 2, 3, ...), as `LINE: what`.
-pub(super) fn records(
-    problem: &Problem,
-    space: &Space,
-    seed: u64,
-    initial: &[Vec<f64>],
-    imported: usize,
-    records: &[Record],
-) -> Result<(), String> {
-    for r in records {
-        record(problem, space, seed, initial, imported, r).map_err(|why| {
-            // The header is line 1 and records follow in index order.
-            format!("line {}: record {}: {why}", r.index + 2, r.index)
-        })?;
-    }
-    Ok(())
+/// What the journal's points must fit: the problem, the seed and the run's sequence of
+/// slots (imported evaluations, then the initial design, then the strategy's proposals).
+pub(super) struct Plan<'a> {
+    pub problem: &'a Problem,
+    pub space: &'a Space,
+    pub seed: u64,
+    pub initial: &'a [Vec<f64>],
+    pub imported: usize,
 }
 
-fn record(
-    problem: &Problem,
-    space: &Space,
-    seed: u64,
-    initial: &[Vec<f64>],
-    imported: usize,
-    r: &Record,
-) -> Result<(), String> {
-    let d = space.dim();
-    if r.x.len() != d {
-        return Err(format!(
-            "x has {} value(s), the problem has {d} variable(s)",
-            r.x.len()
-        ));
+impl Plan<'_> {
+    /// The first defect of `records` (at `lines` of the file) and `asks`, as `line N: what`.
+    pub fn check(&self, records: &[Record], lines: &[usize], asks: &[Ask]) -> Result<(), String> {
+        let mut answered = HashSet::new();
+        for (r, line) in records.iter().zip(lines) {
+            let located = |why: String| format!("line {line}: record {}: {why}", r.index);
+            if r.rng.seed != self.seed {
+                return Err(located(format!(
+                    "it was drawn from seed {} at index {}, not from the header's seed {}",
+                    r.rng.seed, r.rng.index, self.seed
+                )));
+            }
+            self.point(&r.x).map_err(located)?;
+            if r.phase != Phase::Extra {
+                if !answered.insert(r.rng.index) {
+                    return Err(located(format!("slot {} was evaluated twice", r.rng.index)));
+                }
+                self.slot(r.rng.index, r.phase, &r.x).map_err(located)?;
+            }
+            outcome(self.problem, r).map_err(located)?;
+        }
+        let mut asked = HashSet::new();
+        for a in asks {
+            let located = |why: String| format!("ask {}: {why}", a.id);
+            if !asked.insert(a.id) {
+                return Err(located("asked twice".into()));
+            }
+            self.point(&a.x).map_err(located)?;
+            self.slot(a.id, a.phase, &a.x).map_err(located)?;
+        }
+        Ok(())
     }
-    let (lo, hi) = (problem.lower(), problem.upper());
-    for (k, v) in r.x.iter().enumerate() {
-        let slack = 1e-9 * (hi[k] - lo[k]).abs().max(1.0);
-        if !v.is_finite() || *v < lo[k] - slack || *v > hi[k] + slack {
+
+    /// The point has the problem's dimension and lies in its bounds.
+    fn point(&self, x: &[f64]) -> Result<(), String> {
+        let d = self.space.dim();
+        if x.len() != d {
             return Err(format!(
-                "x[{k}] = {v} is outside the bounds [{}, {}] of `{}`",
-                lo[k], hi[k], problem.coords[k].name
+                "x has {} value(s), the problem has {d} variable(s)",
+                x.len()
             ));
         }
+        let (lo, hi) = (self.problem.lower(), self.problem.upper());
+        for (k, v) in x.iter().enumerate() {
+            let slack = 1e-9 * (hi[k] - lo[k]).abs().max(1.0);
+            if !v.is_finite() || *v < lo[k] - slack || *v > hi[k] + slack {
+                return Err(format!(
+                    "x[{k}] = {v} is outside the bounds [{}, {}] of `{}`",
+                    lo[k], hi[k], self.problem.coords[k].name
+                ));
+            }
+        }
+        Ok(())
     }
-    if r.rng.seed != seed || r.rng.index != r.index {
-        return Err(format!(
-            "it was drawn from seed {} at index {}, not from the header's seed {seed}",
-            r.rng.seed, r.rng.index
-        ));
-    }
-    // Imported records lead (`imported` counts them), then the design, then the steps.
-    let expected_phase = match r.index {
-        i if i < imported => Phase::Import,
-        i if i - imported < initial.len() => Phase::Init,
-        _ => Phase::Step,
-    };
-    if r.phase != expected_phase {
-        return Err(format!(
-            "its phase is {:?}, but {imported} evaluation(s) were imported and the initial \
-             design has {} point(s)",
-            r.phase,
-            initial.len()
-        ));
-    }
-    if r.phase == Phase::Init {
-        let design = space.to_box(&initial[r.index - imported]);
-        let same = design
-            .iter()
-            .zip(&r.x)
-            .all(|(a, b)| (a - b).abs() <= 1e-12 * a.abs().max(1.0));
-        if !same {
+
+    /// `slot`'s phase is the one the run's sequence gives it, and an initial-design slot holds
+    /// the design's point for this seed.
+    fn slot(&self, slot: usize, phase: Phase, x: &[f64]) -> Result<(), String> {
+        let (imported, initial) = (self.imported, self.initial);
+        let expected = match slot {
+            i if i < imported => Phase::Import,
+            i if i - imported < initial.len() => Phase::Init,
+            _ => Phase::Step,
+        };
+        if phase != expected {
             return Err(format!(
-                "x = {:?} is not the initial design's point {design:?} for this seed",
-                r.x
+                "slot {slot} has phase {phase:?}, but {imported} evaluation(s) were imported \
+                 and the initial design has {} point(s)",
+                initial.len()
             ));
         }
+        if phase == Phase::Init {
+            let design = self.space.to_box(&initial[slot - imported]);
+            let same = design
+                .iter()
+                .zip(x)
+                .all(|(a, b)| (a - b).abs() <= 1e-12 * a.abs().max(1.0));
+            if !same {
+                return Err(format!(
+                    "x = {x:?} is not the initial design's point {design:?} for this seed"
+                ));
+            }
+        }
+        Ok(())
     }
+}
+
+/// A record holds finite observed values of the right shape, or a failure.
+fn outcome(problem: &Problem, r: &Record) -> Result<(), String> {
     match (&r.observed, &r.failure) {
         (Some(e), None) => {
             if !e.objective.is_finite() || e.constraints.iter().any(|c| !c.is_finite()) {

@@ -379,17 +379,22 @@ fn check_noise(
     oracle: Option<&Oracle>,
     method: Option<&Method>,
 ) {
-    if noise.added && matches!(oracle, Some(Oracle::Command(_))) {
+    if noise.added && matches!(oracle, Some(Oracle::Command(_) | Oracle::External)) {
         cx.error(
             Diagnostic::error(
                 "pde::added-noise-on-measurement",
                 span,
-                "`noise added` would add synthetic noise to what the command measured",
+                match oracle {
+                    Some(Oracle::External) => {
+                        "`noise added` would add synthetic noise to values measured outside pinnbo"
+                    }
+                    _ => "`noise added` would add synthetic noise to what the command measured",
+                },
             )
             .with_label("synthetic noise")
             .with_help(
-                "for the known noise of the command's measurements write `noise std <level>` \
-                 (or `noise variance <level>`): its values are kept as measured and the \
+                "for the known noise of the measurements write `noise std <level>` (or \
+                 `noise variance <level>`): the values are kept as measured and the \
                  Gaussian-process methods take that noise as given",
             ),
         );

@@ -55,6 +55,7 @@ pub(crate) fn check_oracle(
             }
             Some(Oracle::ClosedForm)
         }
+        OracleKind::External => Some(Oracle::External),
         OracleKind::Fdm => fdm(cx, p, objective, items, stmt.span).map(Oracle::Fdm),
         OracleKind::Command {
             template,

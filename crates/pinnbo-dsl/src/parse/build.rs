@@ -253,6 +253,10 @@ impl Builder<'_> {
                     items,
                 }
             }
+            Rule::oracle_external => StmtKind::Oracle {
+                kind: OracleKind::External,
+                items: Vec::new(),
+            },
             _ => StmtKind::Oracle {
                 kind: OracleKind::ClosedForm,
                 items: Vec::new(),

@@ -1,0 +1,284 @@
+//! `pinnbo ask` and `pinnbo tell`: a run whose evaluations are made elsewhere (a lab, a
+//! cluster, another program). Each call is a short process: it opens the run's journal (its
+//! lock keeps writers one at a time), journals what it was given, and exits.
+//!
+//! A continued run is read from its own folder: the header's settings and the problem text
+//! the run follows (`journal.pde`), so a worker needs only the folder.
+
+use crate::exit::Exit;
+use pinnbo_core::oracle::External;
+use pinnbo_core::run::amend;
+use pinnbo_core::run::ask_tell::{Outcome, Told};
+use pinnbo_core::run::journal::{Ask, Header};
+use pinnbo_core::run::{outputs, Run, RunConfig};
+use pinnbo_core::{BuildError, Evaluation, Optimization};
+use pinnbo_dsl::{Problem, Style};
+use serde_json::json;
+use std::path::{Path, PathBuf};
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pinnbo ask problems/beam.pde --out beam-lab --method gp-ei\n  \
+                        pinnbo ask beam-lab -n 4 --json\n  \
+                        pinnbo ask beam-lab --pending"
+)]
+pub struct AskOptions {
+    /// A run folder to continue, or a problem file to start a run from (in --out).
+    pub target: PathBuf,
+    /// How many new points to hand out; each sees the ones before it as pending.
+    #[arg(short = 'n', long = "count", default_value_t = 1)]
+    pub count: usize,
+    /// List the points asked and not yet told, instead of asking new ones.
+    #[arg(long, conflicts_with = "count")]
+    pub pending: bool,
+    /// Starting a run: its folder (default ./<problem>-<method>-seed<seed>).
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Starting a run: the method (default: the file's).
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::methods::available()))]
+    pub method: Option<String>,
+    /// Starting a run: its seed (default: the file's, else 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Total evaluations, the initial design included; on a run folder, raises (or lowers)
+    /// the run's budget.
+    #[arg(long)]
+    pub budget: Option<usize>,
+    /// Print JSON instead of one `ID<TAB>name=value,...` line per point.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, clap::Args)]
+#[command(
+    after_help = "Examples:\n  pinnbo tell beam-lab --id 10 --objective 0.731\n  \
+                        pinnbo tell branin-lab --id 12 --objective 3.2 --constraints -0.5\n  \
+                        pinnbo tell beam-lab --id 11 --failed \"the rig overheated\"\n  \
+                        pinnbo tell beam-lab --at x=0.4 --objective 0.9"
+)]
+pub struct TellOptions {
+    /// The run folder.
+    pub dir: PathBuf,
+    /// The id `pinnbo ask` gave the point.
+    #[arg(long, required_unless_present = "at", conflicts_with = "at")]
+    pub id: Option<usize>,
+    /// A point that was not asked (an extra observation): `x=0.3,y=1`, as `pinnbo eval --at`.
+    #[arg(long)]
+    pub at: Option<String>,
+    /// The objective's measured value.
+    #[arg(long, allow_hyphen_values = true, required_unless_present = "failed")]
+    pub objective: Option<f64>,
+    /// The constraints' measured values, comma-separated in the file's order.
+    #[arg(long, allow_hyphen_values = true, value_delimiter = ',')]
+    pub constraints: Vec<f64>,
+    /// The evaluation failed: why (journaled; the run goes on).
+    #[arg(long, conflicts_with_all = ["objective", "constraints"])]
+    pub failed: Option<String>,
+}
+
+pub fn ask(o: &AskOptions, style: Style) -> Exit {
+    let opened = match o.target.is_dir() {
+        true => continue_run(&o.target, o.budget, style),
+        false => start_run(o, style),
+    };
+    let mut run = match opened {
+        Ok(run) => run,
+        Err(exit) => return exit,
+    };
+    let asks: Vec<Ask> = match o.pending {
+        true => run.pending().into_iter().cloned().collect(),
+        false => match run.ask(o.count) {
+            Ok(asks) => asks,
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Exit::Invalid;
+            }
+        },
+    };
+    print_points(run.problem(), &asks, o.json);
+    Exit::Success
+}
+
+pub fn tell(o: &TellOptions, style: Style) -> Exit {
+    let mut run = match continue_run(&o.dir, None, style) {
+        Ok(run) => run,
+        Err(exit) => return exit,
+    };
+    let outcome = match (&o.failed, o.objective) {
+        (Some(why), _) => Outcome::Failed(why.clone()),
+        (None, Some(objective)) => Outcome::Values(Evaluation {
+            objective,
+            constraints: o.constraints.clone(),
+        }),
+        (None, None) => unreachable!("clap requires --objective or --failed"),
+    };
+    let told = match (&o.id, &o.at) {
+        (Some(id), _) => run.tell(*id, outcome),
+        (None, Some(at)) => {
+            let x = match crate::formats::point(at) {
+                Ok(at) => crate::eval_cmd::assemble_point(run.problem(), &at),
+                Err(e) => {
+                    eprint!("{}", e.render(style));
+                    return Exit::Usage;
+                }
+            };
+            match x {
+                Ok(x) => run.tell_extra(x, outcome).map(Told::Recorded),
+                Err(msg) => {
+                    eprintln!("error: {msg}");
+                    return Exit::Usage;
+                }
+            }
+        }
+        (None, None) => unreachable!("clap requires --id or --at"),
+    };
+    match told {
+        Ok(Told::Recorded(index)) => {
+            eprintln!("recorded as evaluation {}", index + 1);
+        }
+        Ok(Told::AlreadyRecorded(index)) => {
+            eprintln!(
+                "already recorded as evaluation {}: nothing changed",
+                index + 1
+            );
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Invalid;
+        }
+    }
+    let summary = run.summary();
+    if let Err(e) = outputs::write(run.dir(), run.problem(), &summary, run.records()) {
+        eprintln!("error: {}: {e}", run.dir().display());
+        return Exit::Invalid;
+    }
+    Exit::Success
+}
+
+/// Opens the run in `dir` from its own header and problem text; `budget` amends its budget.
+fn continue_run(dir: &Path, budget: Option<usize>, style: Style) -> Result<Run, Exit> {
+    let header = amend::read_settings(dir).map_err(|e| {
+        eprintln!("error: {e}");
+        Exit::Invalid
+    })?;
+    let problem = followed_problem(dir, &header, style)?;
+    let mut config = RunConfig::from_problem(&problem);
+    config.method = header.method.clone();
+    config.seed = header.seed;
+    config.init = header.init;
+    config.budget = budget.unwrap_or(header.budget);
+    if config.budget == 0 {
+        eprintln!("error: --budget must be at least 1");
+        return Err(Exit::Usage);
+    }
+    open(problem, config, |o| o.resume(dir))
+}
+
+/// The problem text the run in `dir` follows, checked under the file's original name.
+fn followed_problem(dir: &Path, header: &Header, style: Style) -> Result<Problem, Exit> {
+    let path = dir.join(amend::SNAPSHOT);
+    let text = std::fs::read_to_string(&path).map_err(|e| {
+        eprintln!("error: {}: {e}", path.display());
+        Exit::Invalid
+    })?;
+    let source = pinnbo_dsl::Source::new(header.file.as_str(), text);
+    pinnbo_dsl::compile(&source)
+        .map(|checked| checked.problem)
+        .map_err(|failed| {
+            eprint!("{}", failed.render(style));
+            eprintln!("error: {failed}");
+            Exit::Invalid
+        })
+}
+
+fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
+    let problem = crate::load_or_report(&o.target, style)
+        .ok_or(Exit::Invalid)?
+        .problem;
+    let mut config = RunConfig::from_problem(&problem);
+    if let Some(m) = &o.method {
+        config.method = m.clone();
+    }
+    if let Some(s) = o.seed {
+        config.seed = s;
+    }
+    if let Some(b) = o.budget {
+        if b == 0 {
+            eprintln!("error: --budget must be at least 1");
+            return Err(Exit::Usage);
+        }
+        config.budget = b;
+        config.init = config.init.min(b);
+    }
+    let dir = o.out.clone().unwrap_or_else(|| {
+        PathBuf::from(format!(
+            "{}-{}-seed{}",
+            problem.name, config.method, config.seed
+        ))
+    });
+    if dir.join("journal.jsonl").exists() {
+        eprintln!(
+            "error: {} already holds a run; ask it for points with `pinnbo ask {}`",
+            dir.display(),
+            dir.display()
+        );
+        return Err(Exit::Invalid);
+    }
+    let run = open(problem, config, |o| o.start(&dir))?;
+    eprintln!("started a run in {}", dir.display());
+    Ok(run)
+}
+
+/// Builds the run. The file's own oracle is kept for closed forms and FDM fields (a noise
+/// level relative to the range is measured on it, as in `solve`); a command is never run.
+fn open(
+    problem: Problem,
+    config: RunConfig,
+    open: impl FnOnce(Optimization) -> Result<Run, BuildError>,
+) -> Result<Run, Exit> {
+    let measured = matches!(problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
+    let mut optimization = Optimization::new(problem).run_config(config);
+    if measured {
+        optimization = optimization.oracle(External);
+    }
+    open(optimization).map_err(|e| {
+        eprintln!("error: {e}");
+        match e {
+            BuildError::Method(_) => Exit::Usage,
+            _ => Exit::Invalid,
+        }
+    })
+}
+
+/// One `ID<TAB>name=value,...` line per point (the `--at` syntax of `pinnbo eval` and
+/// `pinnbo tell`), or a JSON array.
+fn print_points(problem: &Problem, asks: &[Ask], as_json: bool) {
+    if as_json {
+        let points: Vec<_> = asks
+            .iter()
+            .map(|a| {
+                let at: serde_json::Map<String, serde_json::Value> = problem
+                    .coords
+                    .iter()
+                    .zip(&a.x)
+                    .map(|(c, v)| (c.name.clone(), json!(v)))
+                    .collect();
+                json!({ "id": a.id, "phase": a.phase, "x": a.x, "at": at })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&points).expect("plain data")
+        );
+        return;
+    }
+    for a in asks {
+        let at: Vec<String> = problem
+            .coords
+            .iter()
+            .zip(&a.x)
+            .map(|(c, v)| format!("{}={v}", c.name))
+            .collect();
+        println!("{}\t{}", a.id, at.join(","));
+    }
+}

@@ -1,0 +1,243 @@
+//! Evaluations made elsewhere: [`Run::ask`] hands out points, journaled as pending, and
+//! [`Run::tell`] journals what they gave (or a point that was never asked, as an extra
+//! observation). `pinnbo ask` and `pinnbo tell` are these two on the command line, each a
+//! short process holding the journal's lock while it writes.
+//!
+//! Several points may be pending at once (a batch, or workers that each asked one). A
+//! proposal made meanwhile sees each pending point as a *fantasy*: observed at the lowest
+//! objective seen so far, with that evaluation's constraint values (the "constant liar" rule,
+//! Ginsbourger, Le Riche and Carraro 2010). The fantasy removes the model's uncertainty there
+//! and takes away the improvement it promised, so the next proposal goes elsewhere, for every
+//! method alike. One point asked and told at a time is exactly `solve`'s sequence.
+
+use super::journal::{Ask, Phase, Record};
+use super::{Run, RunError};
+use crate::oracle::{Evaluation, Failure};
+use crate::strategies::{Diagnostics, Observed};
+
+/// A point about to be evaluated, from the journal's `ask` or a fresh proposal.
+pub(super) struct Point {
+    pub slot: usize,
+    pub phase: Phase,
+    pub x: Vec<f64>,
+    pub diagnostics: Diagnostics,
+    pub propose_seconds: f64,
+}
+
+impl From<&Ask> for Point {
+    fn from(a: &Ask) -> Point {
+        Point {
+            slot: a.id,
+            phase: a.phase,
+            x: a.x.clone(),
+            diagnostics: a.diagnostics.clone(),
+            propose_seconds: a.propose_seconds,
+        }
+    }
+}
+
+/// What a pending point gave.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    Values(Evaluation),
+    /// The evaluation failed; why, in the user's words.
+    Failed(String),
+}
+
+/// What [`Run::tell`] did.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Told {
+    /// Journaled as this record's index.
+    Recorded(usize),
+    /// The same outcome was told before (record index): nothing was written.
+    AlreadyRecorded(usize),
+}
+
+impl Run {
+    /// The points asked and not yet told, oldest first.
+    pub fn pending(&self) -> Vec<&Ask> {
+        self.asks
+            .iter()
+            .filter(|a| self.answer(a.id).is_none())
+            .collect()
+    }
+
+    /// The record that answers the point asked as `id`.
+    fn answer(&self, id: usize) -> Option<&Record> {
+        self.records
+            .iter()
+            .find(|r| r.phase != Phase::Extra && r.rng.index == id)
+    }
+
+    /// The slot after every slot used so far, evaluated or pending.
+    pub(super) fn next_slot(&self) -> usize {
+        let evaluated = self
+            .records
+            .iter()
+            .filter(|r| r.phase != Phase::Extra)
+            .map(|r| r.rng.index);
+        let asked = self.asks.iter().map(|a| a.id);
+        evaluated.chain(asked).max().map_or(0, |s| s + 1)
+    }
+
+    /// The pending points as observations at the lowest objective in `history` (the constant
+    /// liar), with that observation's constraint values.
+    pub(super) fn fantasies(&self, history: &[Observed]) -> Vec<Observed> {
+        let Some(liar) = history
+            .iter()
+            .min_by(|a, b| a.objective.total_cmp(&b.objective))
+        else {
+            return Vec::new();
+        };
+        self.pending()
+            .into_iter()
+            .map(|a| Observed {
+                unit: self.space.to_unit(&a.x),
+                objective: liar.objective,
+                constraints: liar.constraints.clone(),
+                proposed: a.phase == Phase::Step,
+            })
+            .collect()
+    }
+
+    /// Hands out `q` new points for evaluation elsewhere, each journaled as pending before
+    /// the next is proposed (so each sees the ones before it as fantasies). Refused when the
+    /// evaluations made and pending would pass the budget.
+    pub fn ask(&mut self, q: usize) -> Result<Vec<Ask>, RunError> {
+        let pending = self.pending().len();
+        let used = self.records.len() + pending;
+        if used + q > self.config.budget {
+            return Err(RunError::Refused(format!(
+                "the budget of {} evaluations cannot take {q} more: {} evaluated, {pending} \
+                 pending; raise it with --budget",
+                self.config.budget,
+                self.records.len()
+            )));
+        }
+        let mut asked = Vec::with_capacity(q);
+        for _ in 0..q {
+            let slot = self.next_slot();
+            let point = self.point_for(slot)?;
+            let ask = Ask {
+                id: point.slot,
+                phase: point.phase,
+                x: point.x,
+                propose_seconds: point.propose_seconds,
+                diagnostics: point.diagnostics,
+            };
+            self.journal.append_ask(&ask)?;
+            self.asks.push(ask.clone());
+            asked.push(ask);
+        }
+        Ok(asked)
+    }
+
+    /// Journals what the point asked as `id` gave. Telling an answered point again with the
+    /// same outcome changes nothing (a retried `tell`); with another, it is refused. Values
+    /// are kept as told: a non-finite one makes the evaluation a failure, as in `solve`.
+    pub fn tell(&mut self, id: usize, outcome: Outcome) -> Result<Told, RunError> {
+        let outcome = self.checked(outcome)?;
+        if let Some(r) = self.answer(id) {
+            let same = match &outcome {
+                Outcome::Values(e) => r.observed.as_ref() == Some(e),
+                Outcome::Failed(why) => r.failure.as_ref() == Some(why),
+            };
+            return match same {
+                true => Ok(Told::AlreadyRecorded(r.index)),
+                false => Err(RunError::Refused(format!(
+                    "point {id} was told already (evaluation {}) with another outcome",
+                    r.index + 1
+                ))),
+            };
+        }
+        let Some(ask) = self.asks.iter().find(|a| a.id == id) else {
+            let ids: Vec<String> = self.pending().iter().map(|a| a.id.to_string()).collect();
+            return Err(RunError::Refused(format!(
+                "no point {id} was asked; pending: {}",
+                match ids.is_empty() {
+                    true => "none".to_string(),
+                    false => ids.join(", "),
+                }
+            )));
+        };
+        let point = Point::from(ask);
+        self.journal_outcome(point, outcome).map(Told::Recorded)
+    }
+
+    /// Journals an evaluation made at `x` (the problem's coordinates) that was never asked:
+    /// an extra observation, counted in the budget like any other.
+    pub fn tell_extra(&mut self, x: Vec<f64>, outcome: Outcome) -> Result<usize, RunError> {
+        let outcome = self.checked(outcome)?;
+        let d = self.space.dim();
+        if x.len() != d {
+            return Err(RunError::Refused(format!(
+                "the point has {} coordinate(s), the problem has {d}",
+                x.len()
+            )));
+        }
+        let (lo, hi) = (self.problem.lower(), self.problem.upper());
+        for (k, v) in x.iter().enumerate() {
+            if !v.is_finite() || *v < lo[k] || *v > hi[k] {
+                return Err(RunError::Refused(format!(
+                    "{} = {v} is outside its bounds [{}, {}]",
+                    self.problem.coords[k].name, lo[k], hi[k]
+                )));
+            }
+        }
+        if self.records.len() + self.pending().len() >= self.config.budget {
+            return Err(RunError::Refused(format!(
+                "the budget of {} evaluations is spent; raise it with --budget",
+                self.config.budget
+            )));
+        }
+        let point = Point {
+            slot: self.records.len(),
+            phase: Phase::Extra,
+            x,
+            diagnostics: Diagnostics::default(),
+            propose_seconds: 0.0,
+        };
+        self.journal_outcome(point, outcome)
+    }
+
+    /// Refuses what a run cannot take as told: values of the wrong shape, and any told value
+    /// on a problem that adds synthetic noise (which only `solve` adds, to its own oracle).
+    fn checked(&self, outcome: Outcome) -> Result<Outcome, RunError> {
+        if self.noise.is_some() {
+            return Err(RunError::Refused(
+                "this problem adds synthetic noise (`noise added`) to its oracle's values, and a \
+                 told value is kept as measured: drop `added` (the known noise of a \
+                 measurement is `noise std <level>`)"
+                    .into(),
+            ));
+        }
+        if let Outcome::Values(e) = &outcome {
+            let m = self.problem.constraints.len();
+            if e.constraints.len() != m {
+                return Err(RunError::Refused(format!(
+                    "{} constraint value(s) told, the problem has {m}",
+                    e.constraints.len()
+                )));
+            }
+        }
+        Ok(outcome)
+    }
+
+    fn journal_outcome(&mut self, point: Point, outcome: Outcome) -> Result<usize, RunError> {
+        let names: Vec<String> = self
+            .problem
+            .constraints
+            .iter()
+            .map(|c| c.name.clone())
+            .collect();
+        let (observed, failure) = match outcome {
+            Outcome::Values(e) => match e.non_finite(&names) {
+                Some(what) => (None, Some(Failure::NonFinite(what).to_string())),
+                None => (Some(e), None),
+            },
+            Outcome::Failed(why) => (None, Some(why)),
+        };
+        let record = self.journal_record(point, observed, None, failure, 0.0)?;
+        Ok(record.index)
+    }
+}

@@ -1,0 +1,248 @@
+//! End-to-end tests of runs whose evaluations are made elsewhere: `pinnbo ask` and
+//! `pinnbo tell`, batches of pending points, `oracle external`.
+
+mod common;
+mod support;
+use common::pinnbo;
+use serde_json::Value;
+use support::{records, scratch, text};
+
+const QUADRATIC: &str = "problem \"quad\"\nvar x in [0, 1], y in [0, 2]\n\
+    minimize (x - 0.3)^2 + (y - 1.2)^2 + 0.1*sin(7*x)\nbudget 9, init 4 sobol\nmethod gp-ei\n";
+
+/// Every line of the journal after the header that hands out a point.
+fn asks(dir: &std::path::Path) -> Vec<Value> {
+    std::fs::read_to_string(dir.join("journal.jsonl"))
+        .unwrap()
+        .lines()
+        .skip(1)
+        .filter_map(|l| {
+            serde_json::from_str::<Value>(l)
+                .unwrap()
+                .get("ask")
+                .cloned()
+        })
+        .collect()
+}
+
+/// What a journal's records say, without the times: phase, point, values, slot.
+fn outcomes(dir: &std::path::Path) -> Vec<(Value, Value, Value, Value)> {
+    records(dir)
+        .into_iter()
+        .map(|r| {
+            (
+                r["phase"].clone(),
+                r["x"].clone(),
+                r["observed"].clone(),
+                r["rng"].clone(),
+            )
+        })
+        .collect()
+}
+
+fn asked(dir: &std::path::Path, args: &[&str]) -> Vec<(usize, String)> {
+    let out = pinnbo(dir, args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout)
+        .lines()
+        .map(|l| {
+            let (id, at) = l.split_once('\t').expect("ID<TAB>point");
+            (id.parse().unwrap(), at.to_string())
+        })
+        .collect()
+}
+
+/// One point asked and told at a time, from a shell loop that measures with `pinnbo eval`,
+/// is exactly `solve`'s run: the same points, values and random streams.
+#[test]
+fn an_ask_tell_loop_in_a_shell_script_equals_solve() {
+    let dir = scratch("ask-tell-loop", QUADRATIC, &[]);
+    let solved = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--out", "solved", "--quiet"],
+    );
+    assert!(solved.status.success(), "{}", text(&solved.stderr));
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../tests/scripts/ask_tell_loop.sh"
+    );
+    let looped = std::process::Command::new("bash")
+        .args([script, env!("CARGO_BIN_EXE_pinnbo"), "problem.pde", "told"])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    assert!(looped.status.success(), "{}", text(&looped.stderr));
+    let (solved, told) = (outcomes(&dir.join("solved")), outcomes(&dir.join("told")));
+    assert_eq!(told.len(), 9);
+    assert_eq!(told, solved);
+    assert_eq!(asks(&dir.join("told")).len(), 9, "every point was asked");
+}
+
+/// A batch is q different points, each journaled as pending; a retried tell changes nothing,
+/// a conflicting one is refused; `solve --resume` evaluates exactly the pending points
+/// first, each once.
+#[test]
+fn a_batch_of_pending_points_is_told_or_evaluated_once_each() {
+    let dir = scratch("ask-tell-batch", QUADRATIC, &[]);
+    let design = asked(
+        &dir,
+        &[
+            "ask",
+            "problem.pde",
+            "--out",
+            "run",
+            "-n",
+            "4",
+            "--budget",
+            "12",
+        ],
+    );
+    assert_eq!(design.iter().map(|p| p.0).collect::<Vec<_>>(), [0, 1, 2, 3]);
+    for (id, at) in &design {
+        let eval = pinnbo(&dir, &["eval", "problem.pde", "--at", at]);
+        let value = text(&eval.stdout)
+            .lines()
+            .find_map(|l| {
+                l.strip_prefix("objective")
+                    .map(|v| v.split_whitespace().next().unwrap().to_string())
+            })
+            .unwrap();
+        let id = id.to_string();
+        let told = pinnbo(&dir, &["tell", "run", "--id", &id, "--objective", &value]);
+        assert!(told.status.success(), "{}", text(&told.stderr));
+    }
+    let batch = asked(&dir, &["ask", "run", "-n", "4"]);
+    assert_eq!(batch.iter().map(|p| p.0).collect::<Vec<_>>(), [4, 5, 6, 7]);
+    for (i, a) in batch.iter().enumerate() {
+        for b in &batch[..i] {
+            assert_ne!(a.1, b.1, "a batch holds no point twice");
+        }
+    }
+    assert_eq!(asked(&dir, &["ask", "run", "--pending"]), batch);
+
+    let tell = |args: &[&str]| pinnbo(&dir, &[&["tell", "run"], args].concat());
+    let first = tell(&["--id", "5", "--objective", "0.25"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let again = tell(&["--id", "5", "--objective", "0.25"]);
+    assert!(again.status.success());
+    assert_eq!(
+        text(&again.stderr),
+        "already recorded as evaluation 5: nothing changed\n"
+    );
+    let conflicting = tell(&["--id", "5", "--objective", "0.5"]);
+    assert_eq!(conflicting.status.code(), Some(1));
+    assert_eq!(
+        text(&conflicting.stderr),
+        "error: point 5 was told already (evaluation 5) with another outcome\n"
+    );
+    let unknown = tell(&["--id", "40", "--objective", "1"]);
+    assert_eq!(
+        text(&unknown.stderr),
+        "error: no point 40 was asked; pending: 4, 6, 7\n"
+    );
+
+    let resumed = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--resume", "run", "--quiet"],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 12);
+    let slots: Vec<u64> = all
+        .iter()
+        .map(|r| r["rng"]["index"].as_u64().unwrap())
+        .collect();
+    assert_eq!(slots, [0, 1, 2, 3, 5, 4, 6, 7, 8, 9, 10, 11]);
+    for r in &all[4..8] {
+        let slot = r["rng"]["index"].as_u64().unwrap() as usize;
+        let at = &batch.iter().find(|p| p.0 == slot).unwrap().1;
+        let x: Vec<f64> = r["x"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let shown: Vec<f64> = at.split(',').map(|a| a[2..].parse().unwrap()).collect();
+        assert_eq!(shown, x, "slot {slot} kept its asked point");
+    }
+}
+
+/// `oracle external`: `solve` refuses it; told values are journaled as given, a non-finite
+/// one as a failed evaluation; an unasked point must lie in the bounds; synthetic noise
+/// cannot be declared for it.
+#[test]
+fn an_external_oracle_is_driven_by_ask_and_tell_only() {
+    let problem = "problem \"lab\"\nvar t in [20, 80], c in [0.1, 1]\nfield yield(t, c)\n\
+        maximize yield\noracle external\nnoise std 0.05\nbudget 6\nmethod gp-ei\n";
+    let dir = scratch("ask-tell-external", problem, &[]);
+    let solve = pinnbo(&dir, &["solve", "problem.pde", "--out", "run"]);
+    assert_eq!(solve.status.code(), Some(1));
+    assert_eq!(
+        text(&solve.stderr),
+        "error: problem.pde's oracle is external: its values are measured outside pinnbo, so \
+         drive it with `pinnbo ask problem.pde` and `pinnbo tell`\n"
+    );
+    assert!(!dir.join("run").exists(), "nothing was started");
+
+    asked(&dir, &["ask", "problem.pde", "--out", "run", "-n", "2"]);
+    let tell = |args: &[&str]| pinnbo(&dir, &[&["tell", "run"], args].concat());
+    assert!(tell(&["--id", "0", "--objective", "0.8125"])
+        .status
+        .success());
+    assert!(tell(&["--id", "1", "--objective", "nan"]).status.success());
+    let outside = tell(&["--at", "t=90,c=0.5", "--objective", "1"]);
+    assert_eq!(
+        text(&outside.stderr),
+        "error: t = 90 is outside its bounds [20, 80]\n"
+    );
+    assert!(tell(&["--at", "t=50,c=0.5", "--objective", "-1.5"])
+        .status
+        .success());
+    let all = records(&dir.join("run"));
+    assert_eq!(all[0]["observed"]["objective"], 0.8125);
+    assert_eq!(all[1]["observed"], Value::Null);
+    assert_eq!(
+        all[1]["failure"],
+        "not a finite value: the objective is NaN"
+    );
+    assert_eq!(
+        (all[2]["phase"].as_str(), &all[2]["x"]),
+        (Some("extra"), &serde_json::json!([50.0, 0.5]))
+    );
+    // The next proposal is the strategy's, from what was told.
+    let next = asked(&dir, &["ask", "run"]);
+    assert_eq!(next[0].0, 2);
+
+    std::fs::write(
+        dir.join("problem.pde"),
+        problem.replace("noise std", "noise added std"),
+    )
+    .unwrap();
+    let check = pinnbo(&dir, &["check", "problem.pde"]);
+    assert!(
+        text(&check.stderr)
+            .contains("`noise added` would add synthetic noise to values measured outside pinnbo"),
+        "{}",
+        text(&check.stderr)
+    );
+}
+
+/// A problem that adds synthetic noise to its oracle's values cannot take told values,
+/// which are kept as measured.
+#[test]
+fn told_values_are_refused_where_the_problem_adds_noise() {
+    let problem = QUADRATIC.replace("budget 9", "noise added std 0.1\nbudget 9");
+    let dir = scratch("ask-tell-added-noise", &problem, &[]);
+    asked(&dir, &["ask", "problem.pde", "--out", "run"]);
+    let told = pinnbo(&dir, &["tell", "run", "--id", "0", "--objective", "1"]);
+    assert_eq!(told.status.code(), Some(1));
+    assert!(
+        text(&told.stderr).starts_with(
+            "error: this problem adds synthetic noise (`noise added`) to its oracle's values"
+        ),
+        "{}",
+        text(&told.stderr)
+    );
+    assert!(records(&dir.join("run")).is_empty());
+}
