@@ -246,3 +246,153 @@ fn told_values_are_refused_where_the_problem_adds_noise() {
     );
     assert!(records(&dir.join("run")).is_empty());
 }
+
+/// A command that takes a second, logging when it starts and ends and at which point.
+const SLOW: &str = "#!/bin/sh\necho \"start $(date +%s.%N) $1 $2\" >> log.txt\nsleep 1\n\
+    awk -v a=\"$1\" -v b=\"$2\" 'BEGIN { printf \"%.10f\\n\", (a-0.3)^2 + (b-1.2)^2 }'\n\
+    echo \"end $(date +%s.%N) $1 $2\" >> log.txt\n";
+
+fn slow_problem(budget: usize) -> String {
+    format!(
+        "problem \"slow\"\nvar x in [0, 1], y in [0, 2]\nfield f(x, y)\nminimize f\n\
+         oracle command \"./slow.sh {{x}} {{y}}\"\nbudget {budget}, init 4 sobol\nmethod gp-ei\n"
+    )
+}
+
+/// The log's (event, time, point) lines.
+fn log(dir: &std::path::Path) -> Vec<(String, f64, String)> {
+    std::fs::read_to_string(dir.join("log.txt"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| {
+            let mut parts = l.splitn(3, ' ');
+            let event = parts.next().unwrap().to_string();
+            let time = parts.next().unwrap().parse().unwrap();
+            (event, time, parts.next().unwrap_or("").to_string())
+        })
+        .collect()
+}
+
+/// `--parallel 4` keeps four evaluations running at once, never more, and journals all of
+/// them, each slot once.
+#[test]
+fn parallel_evaluations_overlap_up_to_the_limit() {
+    let dir = scratch("parallel-overlap", &slow_problem(8), &[("slow.sh", SLOW)]);
+    let args = [
+        "solve",
+        "problem.pde",
+        "--allow-exec",
+        "--parallel",
+        "4",
+        "--out",
+        "run",
+        "--quiet",
+    ];
+    let run = pinnbo(&dir, &args);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let mut events: Vec<(f64, i32)> = log(&dir)
+        .into_iter()
+        .map(|(e, t, _)| (t, if e == "start" { 1 } else { -1 }))
+        .collect();
+    events.sort_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+    let (mut running, mut most) = (0, 0);
+    for (_, change) in events {
+        running += change;
+        most = most.max(running);
+    }
+    assert_eq!(most, 4, "four evaluations at once, never more");
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), 8);
+    let mut slots: Vec<u64> = all
+        .iter()
+        .map(|r| r["rng"]["index"].as_u64().unwrap())
+        .collect();
+    slots.sort();
+    assert_eq!(slots, (0..8).collect::<Vec<u64>>());
+}
+
+/// kill -9 in the middle of a parallel run, then `--resume`: every evaluation journaled
+/// before the kill is kept as it was and never run again; the ones in flight run again, once.
+#[test]
+fn a_killed_parallel_run_resumes_without_losing_or_repeating_evaluations() {
+    let dir = scratch("parallel-kill", &slow_problem(12), &[("slow.sh", SLOW)]);
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args([
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--parallel",
+            "4",
+            "--out",
+            "run",
+            "--quiet",
+        ])
+        .current_dir(&dir)
+        .spawn()
+        .unwrap();
+    // Wait until some evaluations are journaled and others are running.
+    let journaled = || {
+        let text = std::fs::read_to_string(dir.join("run/journal.jsonl")).unwrap_or_default();
+        // Complete lines only; the one being written may be torn.
+        text.split_inclusive('\n')
+            .filter(|l| l.ends_with('\n') && l.starts_with("{\"index\""))
+            .count()
+    };
+    while journaled() < 5 {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let before = records(&dir.join("run"));
+    let answered: Vec<u64> = before
+        .iter()
+        .map(|r| r["rng"]["index"].as_u64().unwrap())
+        .collect();
+    let in_flight = asks(&dir.join("run"))
+        .iter()
+        .filter(|a| !answered.contains(&a["id"].as_u64().unwrap()))
+        .count();
+    assert!(
+        in_flight > 0,
+        "the kill came while evaluations were running"
+    );
+    std::thread::sleep(std::time::Duration::from_millis(1200)); // orphans finish their sleep
+    let resumed = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--parallel",
+            "4",
+            "--resume",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(resumed.status.success(), "{}", text(&resumed.stderr));
+    let after = records(&dir.join("run"));
+    assert_eq!(after.len(), 12);
+    assert_eq!(
+        &after[..before.len()],
+        &before[..],
+        "journaled evaluations kept as they were"
+    );
+    let mut slots: Vec<u64> = after
+        .iter()
+        .map(|r| r["rng"]["index"].as_u64().unwrap())
+        .collect();
+    slots.sort();
+    assert_eq!(
+        slots,
+        (0..12).collect::<Vec<u64>>(),
+        "each slot evaluated once"
+    );
+    // Every evaluation started once, but those in flight at the kill, which ran again (a
+    // point asked an instant before the kill may not have started then).
+    let starts = log(&dir).iter().filter(|(e, _, _)| e == "start").count();
+    assert!(
+        (12..=12 + in_flight).contains(&starts),
+        "{starts} starts for 12 evaluations, {in_flight} of them in flight at the kill"
+    );
+}

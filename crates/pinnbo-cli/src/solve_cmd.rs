@@ -53,6 +53,10 @@ pub struct Options {
     /// Let an `oracle command` run its program.
     #[arg(long)]
     pub allow_exec: bool,
+    /// Keep up to N evaluations of a command oracle running at once, proposing the next point
+    /// as each finishes (the others still running are seen as pending).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    pub parallel: Option<u16>,
     /// Print nothing but errors.
     #[arg(long, short, conflicts_with = "json")]
     pub quiet: bool,
@@ -145,7 +149,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
-    let outcome = drive(&mut run, options.quiet || options.json);
+    let outcome = drive(&mut run, options.quiet || options.json, options.parallel);
     let summary = run.summary();
     if let Err(e) = write_outputs(&mut run, &summary) {
         eprintln!("error: {e}");
@@ -261,9 +265,10 @@ fn configure(
     Ok((config, dir))
 }
 
-/// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal).
-/// Ctrl-C or SIGTERM stops it before the next evaluation; a second one exits at once.
-fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
+/// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal),
+/// `parallel` evaluations at a time if given. Ctrl-C or SIGTERM stops it before the next
+/// evaluation starts (waiting for those running); a second one exits at once.
+fn drive(run: &mut Run, quiet: bool, parallel: Option<u16>) -> Result<(), RunError> {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -280,7 +285,11 @@ fn drive(run: &mut Run, quiet: bool) -> Result<(), RunError> {
             bar.println(format!("warning: signals will stop the run at once: {e}"));
         }
     }
-    run.drive(&Progress { bar, stop })
+    let progress = Progress { bar, stop };
+    match parallel {
+        Some(workers) => run.drive_parallel(usize::from(workers), &progress),
+        None => run.drive(&progress),
+    }
 }
 
 /// The progress bar: evaluations done, the best feasible objective so far, failures as

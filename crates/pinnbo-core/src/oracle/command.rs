@@ -43,6 +43,7 @@ fn end_group(group: u32) {
     let _ = kill_process_group(group, Signal::KILL);
 }
 
+#[derive(Clone)]
 pub struct CommandOracle {
     template: Vec<TemplatePart>,
     workdir: PathBuf,
@@ -189,6 +190,11 @@ fn truncate(s: &str) -> String {
 }
 
 impl Oracle for CommandOracle {
+    /// Each evaluation is its own process, so copies run side by side.
+    fn fork(&self) -> Option<Box<dyn Oracle>> {
+        Some(Box::new(self.clone()))
+    }
+
     fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
         let line = self.command_line(x);
         let mut child = Command::new("sh")

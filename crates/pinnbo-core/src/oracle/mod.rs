@@ -73,6 +73,12 @@ pub trait Oracle: Send {
     fn is_external(&self) -> bool {
         false
     }
+
+    /// An independent copy for evaluating at the same time as this one (`--parallel`), if
+    /// the oracle can run concurrently.
+    fn fork(&self) -> Option<Box<dyn Oracle>> {
+        None
+    }
 }
 
 /// The oracle of a problem measured outside pinnbo (`oracle external`, or any problem driven

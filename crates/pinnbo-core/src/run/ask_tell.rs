@@ -224,20 +224,11 @@ impl Run {
     }
 
     fn journal_outcome(&mut self, point: Point, outcome: Outcome) -> Result<usize, RunError> {
-        let names: Vec<String> = self
-            .problem
-            .constraints
-            .iter()
-            .map(|c| c.name.clone())
-            .collect();
-        let (observed, failure) = match outcome {
-            Outcome::Values(e) => match e.non_finite(&names) {
-                Some(what) => (None, Some(Failure::NonFinite(what).to_string())),
-                None => (Some(e), None),
-            },
-            Outcome::Failed(why) => (None, Some(why)),
+        let outcome = match outcome {
+            Outcome::Values(e) => Ok(e),
+            Outcome::Failed(why) => Err(Failure::Other(why)),
         };
-        let record = self.journal_record(point, observed, None, failure, 0.0)?;
+        let record = self.journal_evaluation(point, outcome, 0.0)?;
         Ok(record.index)
     }
 }

@@ -19,6 +19,7 @@ pub mod import;
 pub mod journal;
 pub mod observer;
 pub mod outputs;
+mod parallel;
 mod strategy_state;
 mod validate;
 
@@ -441,14 +442,25 @@ impl Run {
             }
         };
         let started = Instant::now();
+        let outcome = self.oracle.evaluate(&point.x);
+        let seconds = started.elapsed().as_secs_f64();
+        self.journal_evaluation(point, outcome, seconds).map(Some)
+    }
+
+    /// Journals what the oracle gave at `point`: a non-finite value becomes a failure, and
+    /// synthetic noise is added (from the slot's stream) where the problem asks for it.
+    fn journal_evaluation(
+        &mut self,
+        point: ask_tell::Point,
+        outcome: Result<crate::oracle::Evaluation, crate::oracle::Failure>,
+        evaluate_seconds: f64,
+    ) -> Result<&Record, RunError> {
         let names: Vec<String> = self
             .problem
             .constraints
             .iter()
             .map(|c| c.name.clone())
             .collect();
-        let outcome = self.oracle.evaluate(&point.x);
-        let evaluate_seconds = started.elapsed().as_secs_f64();
         let (observed, clean, failure) = match outcome.and_then(|e| match e.non_finite(&names) {
             Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
             None => Ok(e),
@@ -469,7 +481,6 @@ impl Run {
             0
         };
         self.journal_record(point, observed, clean, failure, evaluate_seconds)
-            .map(Some)
     }
 
     /// Journals the outcome of `point` as the next record.
