@@ -1,0 +1,124 @@
+//! Command oracles that submit through a real Slurm (a single-node cluster started by
+//! `tests/slurm/start.sh`): `srun` directly, and `sbatch --wait` through the documented
+//! wrapper `tests/slurm/submit.sh`. Where no Slurm answers, the tests say so plainly and
+//! pass, unless `PINNBO_REQUIRE_SLURM` is set (CI sets it after starting the cluster).
+
+mod common;
+mod support;
+use common::pinnbo;
+use support::{records, scratch, text};
+
+/// A job can run on this machine's Slurm now; else why not.
+fn slurm_answers() -> Result<(), String> {
+    let probe = std::process::Command::new("srun")
+        .args(["--immediate=10", "--quiet", "true"])
+        .output()
+        .map_err(|e| format!("srun could not be run: {e}"))?;
+    match probe.status.success() {
+        true => Ok(()),
+        false => Err(format!("srun failed: {}", text(&probe.stderr).trim())),
+    }
+}
+
+/// Whether to go on: false (after saying why) when Slurm cannot be used and is not required.
+fn slurm_or_skip(test: &str) -> bool {
+    match slurm_answers() {
+        Ok(()) => true,
+        Err(why) if std::env::var_os("PINNBO_REQUIRE_SLURM").is_some() => {
+            panic!("{test}: Slurm is required here (PINNBO_REQUIRE_SLURM) but {why}")
+        }
+        Err(why) => {
+            eprintln!(
+                "{test}: NOT RUN: Slurm could not be used on this machine ({why}); start a \
+                 single-node cluster with `sudo tests/slurm/start.sh`"
+            );
+            false
+        }
+    }
+}
+
+/// Prints (x - 0.3)^2 and logs the Slurm job it ran in.
+const MEASURE: &str = "#!/bin/sh\necho \"$SLURM_JOB_ID\" >> jobs.txt\n\
+    awk -v a=\"$1\" 'BEGIN { printf \"%.12f\\n\", (a - 0.3)^2 }'\n";
+
+fn problem(command: &str, budget: usize) -> String {
+    format!(
+        "var x in [0, 1]\nfield f(x)\nminimize f\noracle command \"{command}\" {{ timeout 2 min }}\n\
+         budget {budget}, init 3 sobol\nmethod gp-ei\n"
+    )
+}
+
+/// Every evaluation ran as a job of its own, and its value came back as measured.
+fn check_jobs(dir: &std::path::Path, evaluations: usize) {
+    let all = records(&dir.join("run"));
+    assert_eq!(all.len(), evaluations);
+    for r in &all {
+        let x = r["x"][0].as_f64().unwrap();
+        let value = r["observed"]["objective"].as_f64().unwrap_or(f64::NAN);
+        assert!((value - (x - 0.3).powi(2)).abs() < 1e-10, "{r}");
+    }
+    let jobs = std::fs::read_to_string(dir.join("jobs.txt")).unwrap();
+    let mut ids: Vec<&str> = jobs.lines().collect();
+    assert!(
+        ids.iter().all(|id| !id.is_empty()),
+        "every evaluation ran in a Slurm job"
+    );
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), evaluations, "one job per evaluation");
+}
+
+#[test]
+fn a_command_oracle_runs_each_evaluation_through_srun() {
+    if !slurm_or_skip("srun") {
+        return;
+    }
+    let command = "srun --quiet --ntasks=1 ./measure.sh {x}";
+    let dir = scratch(
+        "slurm-srun",
+        &problem(command, 6),
+        &[("measure.sh", MEASURE)],
+    );
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--parallel",
+            "2",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    check_jobs(&dir, 6);
+}
+
+#[test]
+fn a_command_oracle_submits_batch_jobs_through_the_documented_wrapper() {
+    if !slurm_or_skip("sbatch") {
+        return;
+    }
+    let wrapper = include_str!("slurm/submit.sh");
+    let command = "./submit.sh ./measure.sh {x}";
+    let dir = scratch(
+        "slurm-sbatch",
+        &problem(command, 4),
+        &[("measure.sh", MEASURE), ("submit.sh", wrapper)],
+    );
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    check_jobs(&dir, 4);
+}
