@@ -305,3 +305,99 @@ fn bench_refuses_unknown_methods_and_a_foreign_reference() {
         "invalid value '99999999999' for '--seeds <SEEDS>': 99999999999 is not in 1..=10000"
     ));
 }
+
+/// Copies a folder tree (a task's output, as a cluster's nodes would hand it back).
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// A bench spread as independent runs (`--only K`, each writing its own folder, as an
+/// array job's tasks on different nodes), copied together and reduced (`--reduce`), reports
+/// what the same bench run whole reports; a missing run is named with the task to make it.
+#[test]
+fn a_bench_made_of_separate_runs_reduces_to_the_whole_benchmark() {
+    let dir = scratch("bench-reduce");
+    let plan = [
+        "bench",
+        "quadratic.pde",
+        "--methods",
+        "random,gp-ei",
+        "--seeds",
+        "2",
+        "--budget",
+        "7",
+        "--quiet",
+    ];
+    let with = |extra: &[&str]| pinnbo(&dir, &[&plan[..], extra].concat());
+    let whole = with(&["--out", "whole"]);
+    assert!(
+        whole.status.success(),
+        "{}",
+        String::from_utf8_lossy(&whole.stderr)
+    );
+
+    let list = with(&["--list"]);
+    let listed = String::from_utf8_lossy(&list.stdout).into_owned();
+    assert_eq!(
+        listed,
+        "0\tquadratic\trandom\t0\n1\tquadratic\trandom\t1\n2\tquadratic\tgp-ei\t0\n\
+         3\tquadratic\tgp-ei\t1\n"
+    );
+    for k in 0..4 {
+        let task = format!("task{k}");
+        let made = with(&["--out", &task, "--only", &k.to_string()]);
+        assert!(
+            made.status.success(),
+            "{}",
+            String::from_utf8_lossy(&made.stderr)
+        );
+        assert!(
+            !dir.join(&task).join("report.md").exists(),
+            "a task writes no report"
+        );
+    }
+    // Three tasks' folders copied together: the fourth is missing.
+    for k in 0..3 {
+        copy_tree(&dir.join(format!("task{k}")), &dir.join("merged"));
+    }
+    let partial = with(&["--out", "merged", "--reduce"]);
+    assert_eq!(partial.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&partial.stderr);
+    assert!(
+        stderr.contains("missing: run 3 (not run: ")
+            && stderr.contains("seed1 holds no journal); make it with --only 3"),
+        "{stderr}"
+    );
+    copy_tree(&dir.join("task3"), &dir.join("merged"));
+    let reduced = with(&["--out", "merged", "--reduce"]);
+    assert!(
+        reduced.status.success(),
+        "{}",
+        String::from_utf8_lossy(&reduced.stderr)
+    );
+    // Everything but the clock agrees.
+    let timeless = |path: &Path| {
+        let mut rows = table(path);
+        rows.iter_mut().for_each(|r| {
+            r.remove("seconds");
+        });
+        rows
+    };
+    assert_eq!(
+        timeless(&dir.join("merged/results.csv")),
+        timeless(&dir.join("whole/results.csv"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("merged/stats.csv")).unwrap(),
+        std::fs::read_to_string(dir.join("whole/stats.csv")).unwrap()
+    );
+}

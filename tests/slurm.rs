@@ -122,3 +122,43 @@ fn a_command_oracle_submits_batch_jobs_through_the_documented_wrapper() {
     assert!(run.status.success(), "{}", text(&run.stderr));
     check_jobs(&dir, 4);
 }
+
+/// A whole bench as a Slurm array job, one run per task (`--only $SLURM_ARRAY_TASK_ID`),
+/// then reduced: every run is there and the report counts them all.
+#[test]
+fn a_bench_runs_as_an_array_job_and_reduces() {
+    if !slurm_or_skip("array job") {
+        return;
+    }
+    let quadratic = "problem \"quadratic\"\nvar x in [-2, 3]\nminimize (x - 1)^2\noptimum 0\n\
+        budget 6, init 3 sobol\n";
+    let dir = scratch("slurm-array", quadratic, &[]);
+    let bench = format!(
+        "{} bench problem.pde --methods random,gp-ei --seeds 2 --out array --quiet",
+        env!("CARGO_BIN_EXE_pinnbo")
+    );
+    let submitted = std::process::Command::new("sbatch")
+        .args([
+            "--wait",
+            "--quiet",
+            "--array=0-3",
+            "--output=task-%a.txt",
+            "--wrap",
+            &format!("{bench} --only $SLURM_ARRAY_TASK_ID"),
+        ])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert!(submitted.status.success(), "{}", text(&submitted.stderr));
+    for k in 0..4 {
+        let said = std::fs::read_to_string(dir.join(format!("task-{k}.txt"))).unwrap();
+        assert!(said.starts_with(&format!("run {k}: quadratic ")), "{said}");
+        assert!(said.contains(": done in array/quadratic/"), "{said}");
+    }
+    let reduce: Vec<&str> = bench.split(' ').skip(1).chain(["--reduce"]).collect();
+    let reduced = pinnbo(&dir, &reduce);
+    assert!(reduced.status.success(), "{}", text(&reduced.stderr));
+    let results = std::fs::read_to_string(dir.join("array/results.csv")).unwrap();
+    // A header and 6 evaluations for each of the 4 runs.
+    assert_eq!(results.lines().count(), 1 + 4 * 6);
+}

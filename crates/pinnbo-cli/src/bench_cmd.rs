@@ -28,7 +28,11 @@ const DEFAULT_SEEDS: u64 = 10;
 #[derive(Debug, clap::Args)]
 #[command(after_help = "Examples:\n  \
                         pinnbo bench problems/dropwave.pde problems/beam.pde --methods pinn-bo,neural-bo,gp-ei --seeds 5\n  \
-                        pinnbo bench problems/branin-constrained.pde --methods gp-ei,random --quick")]
+                        pinnbo bench problems/branin-constrained.pde --methods gp-ei,random --quick
+  \
+                        pinnbo bench problems/beam.pde --methods gp-ei,random --out b --only 3
+  \
+                        pinnbo bench problems/beam.pde --methods gp-ei,random --out b --reduce")]
 pub struct Options {
     /// The problem files.
     #[arg(required = true)]
@@ -71,6 +75,17 @@ pub struct Options {
     /// Print the report as JSON (no progress bar).
     #[arg(long)]
     pub json: bool,
+    /// Print the plan's runs, one `K<TAB>problem<TAB>method<TAB>seed` line each, and stop.
+    #[arg(long, conflicts_with_all = ["only", "reduce"])]
+    pub list: bool,
+    /// Execute only the plan's run K (from 0, as --list numbers them) in its folder under
+    /// --out, without a report: one task of a cluster's array job.
+    #[arg(long, value_name = "K", conflicts_with = "reduce")]
+    pub only: Option<usize>,
+    /// Evaluate nothing: reduce the runs already in --out (made by --only tasks, possibly
+    /// on other machines) to the report; missing or unfinished runs are listed.
+    #[arg(long)]
+    pub reduce: bool,
 }
 
 pub fn run(o: &Options, style: Style) -> Exit {
@@ -89,6 +104,16 @@ pub fn run(o: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
+    if o.list {
+        for (k, spec) in plan.runs().iter().enumerate() {
+            let problem = &plan.problems[spec.problem].name;
+            println!("{k}\t{problem}\t{}\t{}", spec.method, spec.seed);
+        }
+        return Exit::Success;
+    }
+    if let Some(k) = o.only {
+        return execute_one(&plan, k);
+    }
     // Held until the report is written.
     let _claim = match plan.lock_out() {
         Ok(file) => file,
@@ -97,7 +122,10 @@ pub fn run(o: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
-    let outcomes = execute(&plan, jobs, threads_per_run, o.quiet || o.json);
+    let outcomes = match o.reduce {
+        true => plan.runs().iter().map(|spec| plan.collect(spec)).collect(),
+        false => execute(&plan, jobs, threads_per_run, o.quiet || o.json),
+    };
     if outcomes
         .iter()
         .all(|out| matches!(out.status, bench::Status::NotApplicable(_)))
@@ -139,6 +167,15 @@ pub fn run(o: &Options, style: Style) -> Exit {
         .iter()
         .filter(|out| matches!(out.status, Status::Stopped(_)))
         .count();
+    if stopped > 0 && o.reduce {
+        for (k, out) in outcomes.iter().enumerate() {
+            if let Status::Stopped(why) = &out.status {
+                eprintln!("missing: run {k} ({why}); make it with --only {k}");
+            }
+        }
+        eprintln!("error: {stopped} run(s) missing or unfinished; the report counts the rest");
+        return Exit::Stopped;
+    }
     if stopped > 0 {
         eprintln!(
             "error: {stopped} run(s) stopped early (see report.md); re-run the same command to continue them"
@@ -146,6 +183,38 @@ pub fn run(o: &Options, style: Style) -> Exit {
         return Exit::Stopped;
     }
     Exit::Success
+}
+
+/// Executes the plan's run `k` alone (an array job's task): no claim on the bench folder,
+/// no report; its status on standard error.
+fn execute_one(plan: &Plan, k: usize) -> Exit {
+    let runs = plan.runs();
+    let Some(spec) = runs.get(k) else {
+        eprintln!(
+            "error: --only {k}: the plan has {} runs, numbered from 0 (--list shows them)",
+            runs.len()
+        );
+        return Exit::Usage;
+    };
+    let out = plan.execute(spec, &());
+    let what = format!(
+        "run {k}: {} {} seed {}",
+        plan.problems[spec.problem].name, spec.method, spec.seed
+    );
+    match &out.status {
+        Status::Finished | Status::Reused => {
+            eprintln!("{what}: done in {}", plan.dir(spec).display());
+            Exit::Success
+        }
+        Status::NotApplicable(why) => {
+            eprintln!("{what}: skipped: {why}");
+            Exit::Success
+        }
+        Status::Stopped(why) => {
+            eprintln!("error: {what} stopped: {why}; run the same command to continue it");
+            Exit::Stopped
+        }
+    }
 }
 
 fn check_options(o: &Options) -> Result<(), String> {

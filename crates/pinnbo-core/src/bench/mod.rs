@@ -10,7 +10,7 @@ pub mod stats;
 use crate::oracle::{FdmOracle, SetupError};
 use crate::run::journal::{lock_for_writing, JournalError, Record};
 use crate::run::outputs;
-use crate::run::{Observer, Run, RunConfig};
+use crate::run::{Observer, Run, RunConfig, RunError};
 use crate::{BuildError, Optimization};
 use pinnbo_dsl::Problem;
 use serde::Serialize;
@@ -177,6 +177,18 @@ impl Plan {
     /// Runs (or continues, or reuses) one run, which `observer` follows. Never fails: a run
     /// that cannot start or stops early says why in its status.
     pub fn execute(&self, spec: &RunSpec, observer: &dyn Observer) -> Outcome {
+        self.open(spec, Some(observer))
+    }
+
+    /// One run as its folder holds it, without evaluating anything: a finished journal is
+    /// reused, a missing or unfinished one is `Stopped` with why (the reduce step of a
+    /// bench whose runs were made elsewhere, e.g. as a cluster's array job).
+    pub fn collect(&self, spec: &RunSpec) -> Outcome {
+        self.open(spec, None)
+    }
+
+    /// Executes the run with `observer`, or only reads it (`None`).
+    fn open(&self, spec: &RunSpec, observer: Option<&dyn Observer>) -> Outcome {
         let config = self.config(spec);
         let budget = config.budget;
         let dir = self.dir(spec);
@@ -198,6 +210,10 @@ impl Plan {
             Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
         };
         let journal = dir.join("journal.jsonl");
+        if observer.is_none() && !journal.exists() {
+            let why = format!("not run: {} holds no journal", dir.display());
+            return outcome(Status::Stopped(why), vec![]);
+        }
         let started = if journal.exists() {
             Run::resume(setup, &dir)
         } else {
@@ -208,7 +224,17 @@ impl Plan {
             Err(e) => return outcome(Status::Stopped(e.to_string()), vec![]),
         };
         let reused = run.is_done();
-        let mut status = match run.drive(observer) {
+        let driven = match observer {
+            Some(observer) => run.drive(observer),
+            None if reused => Ok(()),
+            None => Err(RunError::Mismatch(format!(
+                "unfinished: {} of {} evaluations in {}",
+                run.records().len(),
+                budget,
+                dir.display()
+            ))),
+        };
+        let mut status = match driven {
             Ok(()) if reused => Status::Reused,
             Ok(()) => Status::Finished,
             Err(e) => Status::Stopped(e.to_string()),
