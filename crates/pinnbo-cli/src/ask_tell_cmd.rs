@@ -6,10 +6,8 @@
 //! the run follows (`journal.pde`), so a worker needs only the folder.
 
 use crate::exit::Exit;
-use pinnbo_core::oracle::External;
-use pinnbo_core::run::amend;
 use pinnbo_core::run::ask_tell::{Outcome, Told};
-use pinnbo_core::run::journal::{Ask, Header};
+use pinnbo_core::run::journal::Ask;
 use pinnbo_core::run::{outputs, Run, RunConfig};
 use pinnbo_core::{BuildError, Evaluation, Optimization};
 use pinnbo_dsl::{Problem, Style};
@@ -78,7 +76,7 @@ pub struct TellOptions {
 
 pub fn ask(o: &AskOptions, style: Style) -> Exit {
     let opened = match o.target.is_dir() {
-        true => continue_run(&o.target, o.budget, style),
+        true => continue_run(&o.target, o.budget),
         false => start_run(o, style),
     };
     let mut run = match opened {
@@ -100,7 +98,7 @@ pub fn ask(o: &AskOptions, style: Style) -> Exit {
 }
 
 pub fn tell(o: &TellOptions, style: Style) -> Exit {
-    let mut run = match continue_run(&o.dir, None, style) {
+    let mut run = match continue_run(&o.dir, None) {
         Ok(run) => run,
         Err(exit) => return exit,
     };
@@ -155,40 +153,17 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
     Exit::Success
 }
 
-/// Opens the run in `dir` from its own header and problem text; `budget` amends its budget.
-fn continue_run(dir: &Path, budget: Option<usize>, style: Style) -> Result<Run, Exit> {
-    let header = amend::read_settings(dir).map_err(|e| {
-        eprintln!("error: {e}");
-        Exit::Invalid
-    })?;
-    let problem = followed_problem(dir, &header, style)?;
-    let mut config = RunConfig::from_problem(&problem);
-    config.method = header.method.clone();
-    config.seed = header.seed;
-    config.init = header.init;
-    config.budget = budget.unwrap_or(header.budget);
-    if config.budget == 0 {
+/// Opens the run in `dir` from its own folder; `budget` amends its budget.
+fn continue_run(dir: &Path, budget: Option<usize>) -> Result<Run, Exit> {
+    if budget == Some(0) {
         eprintln!("error: --budget must be at least 1");
         return Err(Exit::Usage);
     }
-    open(problem, config, |o| o.resume(dir))
-}
-
-/// The problem text the run in `dir` follows, checked under the file's original name.
-fn followed_problem(dir: &Path, header: &Header, style: Style) -> Result<Problem, Exit> {
-    let path = dir.join(amend::SNAPSHOT);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        eprintln!("error: {}: {e}", path.display());
-        Exit::Invalid
-    })?;
-    let source = pinnbo_dsl::Source::new(header.file.as_str(), text);
-    pinnbo_dsl::compile(&source)
-        .map(|checked| checked.problem)
-        .map_err(|failed| {
-            eprint!("{}", failed.render(style));
-            eprintln!("error: {failed}");
-            Exit::Invalid
-        })
+    let reopened = Optimization::reopen(dir).map(|o| match budget {
+        Some(b) => o.budget(b),
+        None => o,
+    });
+    built(reopened.and_then(|o| o.for_ask_tell().resume(dir)))
 }
 
 fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
@@ -224,24 +199,18 @@ fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
         );
         return Err(Exit::Invalid);
     }
-    let run = open(problem, config, |o| o.start(&dir))?;
+    let run = built(
+        Optimization::new(problem)
+            .run_config(config)
+            .for_ask_tell()
+            .start(&dir),
+    )?;
     eprintln!("started a run in {}", dir.display());
     Ok(run)
 }
 
-/// Builds the run. The file's own oracle is kept for closed forms and FDM fields (a noise
-/// level relative to the range is measured on it, as in `solve`); a command is never run.
-fn open(
-    problem: Problem,
-    config: RunConfig,
-    open: impl FnOnce(Optimization) -> Result<Run, BuildError>,
-) -> Result<Run, Exit> {
-    let measured = matches!(problem.oracle, pinnbo_dsl::ir::Oracle::Command(_));
-    let mut optimization = Optimization::new(problem).run_config(config);
-    if measured {
-        optimization = optimization.oracle(External);
-    }
-    open(optimization).map_err(|e| {
+fn built(run: Result<Run, BuildError>) -> Result<Run, Exit> {
+    run.map_err(|e| {
         eprintln!("error: {e}");
         match e {
             BuildError::Method(_) => Exit::Usage,

@@ -391,7 +391,10 @@ impl Settings {
 pub struct Method {
     pub name: String,
     pub settings: Settings,
+    /// The method's name.
     pub span: Span,
+    /// The whole `method ..` statement, its block included.
+    pub statement: Span,
 }
 
 /// A checked `.pde` problem.

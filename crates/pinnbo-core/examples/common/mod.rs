@@ -22,6 +22,7 @@ pub fn load(file: &str, method: &str, overrides: &[String]) -> Problem {
             name: method.to_string(),
             settings: Settings(Default::default()),
             span: Default::default(),
+            statement: Default::default(),
         },
     };
     for pair in overrides {

@@ -4,11 +4,12 @@
 //! short process holding the journal's lock while it writes.
 //!
 //! Several points may be pending at once (a batch, or workers that each asked one). A
-//! proposal made meanwhile sees each pending point as a *fantasy*: observed at the lowest
-//! objective seen so far, with that evaluation's constraint values (the "constant liar" rule,
-//! Ginsbourger, Le Riche and Carraro 2010). The fantasy removes the model's uncertainty there
-//! and takes away the improvement it promised, so the next proposal goes elsewhere, for every
-//! method alike. One point asked and told at a time is exactly `solve`'s sequence.
+//! proposal made meanwhile sees each pending point as a *fantasy*: observed at the worst
+//! objective seen so far, with that evaluation's constraint values (a pessimistic "constant
+//! liar", Ginsbourger, Le Riche and Carraro 2010). The fantasy removes the model's
+//! uncertainty there and makes the place look poor, so the next proposal goes elsewhere, for
+//! every method alike (docs/decisions.md "Ask/tell" says why the worst value, not the best).
+//! One point asked and told at a time is exactly `solve`'s sequence.
 
 use super::journal::{Ask, Phase, Record};
 use super::{Run, RunError};
@@ -80,12 +81,12 @@ impl Run {
         evaluated.chain(asked).max().map_or(0, |s| s + 1)
     }
 
-    /// The pending points as observations at the lowest objective in `history` (the constant
-    /// liar), with that observation's constraint values.
+    /// The pending points as observations at the highest (worst) objective in `history`, as
+    /// minimized, with that observation's constraint values.
     pub(super) fn fantasies(&self, history: &[Observed]) -> Vec<Observed> {
         let Some(liar) = history
             .iter()
-            .min_by(|a, b| a.objective.total_cmp(&b.objective))
+            .max_by(|a, b| a.objective.total_cmp(&b.objective))
         else {
             return Vec::new();
         };

@@ -146,6 +146,39 @@ impl Optimization {
         &self.config
     }
 
+    /// The run journaled in `dir`, as its own folder describes it: the header's settings
+    /// (with what resumes recorded) and the problem text the run follows (`journal.pde`,
+    /// checked under the file's original name), so a worker needs only the folder. Then
+    /// [`Optimization::resume`] continues it.
+    pub fn reopen(dir: &Path) -> Result<Optimization, BuildError> {
+        let header = crate::run::amend::read_settings(dir).map_err(RunError::from)?;
+        let path = dir.join(crate::run::amend::SNAPSHOT);
+        let text = std::fs::read_to_string(&path).map_err(|e| BuildError::Read {
+            path: path.display().to_string(),
+            message: e.to_string(),
+        })?;
+        let source = pinnbo_dsl::Source::new(header.file.as_str(), text);
+        let checked = pinnbo_dsl::compile(&source)
+            .map_err(|failed| BuildError::Invalid(failed.render(Style::Plain)))?;
+        let mut optimization = Optimization::new(checked.problem);
+        let config = &mut optimization.config;
+        config.method = header.method;
+        config.seed = header.seed;
+        config.init = header.init;
+        config.budget = header.budget;
+        Ok(optimization)
+    }
+
+    /// For a run whose points are evaluated elsewhere (`ask`/`tell`): a command oracle is
+    /// replaced by [`oracle::External`] so that nothing runs; a closed form or an FDM field
+    /// stays (a noise level relative to the range is measured on it, as in `solve`).
+    pub fn for_ask_tell(self) -> Self {
+        match self.problem.oracle {
+            pinnbo_dsl::ir::Oracle::Command(_) => self.oracle(oracle::External),
+            _ => self,
+        }
+    }
+
     pub fn problem(&self) -> &Problem {
         &self.problem
     }

@@ -274,7 +274,10 @@ pub(crate) fn check(
         .method_stmt
         .and_then(|i| match &file.statements[i].kind {
             StmtKind::Method { name, items } => {
-                settings::check_method(&mut cx, name, items, &problem.pdes)
+                settings::check_method(&mut cx, name, items, &problem.pdes).map(|m| Method {
+                    statement: file.statements[i].span,
+                    ..m
+                })
             }
             _ => None,
         });

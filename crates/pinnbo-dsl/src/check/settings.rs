@@ -264,5 +264,6 @@ pub(crate) fn check_method(
         name: info.name.to_string(),
         settings,
         span: name.span,
+        statement: name.span,
     })
 }

@@ -1,0 +1,140 @@
+import pathlib
+from os import PathLike
+from typing import Any, Callable, Optional, Sequence, Tuple, TypedDict, Union
+
+import numpy as np
+import numpy.typing as npt
+
+__version__: str
+
+Path = Union[str, PathLike[str]]
+Oracle = Callable[[npt.NDArray[np.float64]], Any]
+
+class ProblemError(ValueError):
+    """A problem that does not check; the message is the rendered report (file:line:col)."""
+
+class RunError(RuntimeError):
+    """A run that cannot start, continue or take what it was told; what was journaled is kept."""
+
+class Best(TypedDict):
+    x: npt.NDArray[np.float64]
+    objective: float
+    clean_objective: Optional[float]
+    constraints: list[float]
+    evaluation: int
+
+class History(TypedDict):
+    x: npt.NDArray[np.float64]
+    objective: npt.NDArray[np.float64]
+    constraints: npt.NDArray[np.float64]
+    failure: list[Optional[str]]
+    phase: list[str]
+    id: list[int]
+
+class Problem:
+    """A checked optimization problem (`.pde`)."""
+
+    @staticmethod
+    def from_file(path: Path) -> Problem:
+        """Reads and checks a `.pde` file; raises ProblemError with the report."""
+    @staticmethod
+    def from_str(text: str, name: str = "<string>") -> Problem:
+        """Checks a problem written as text; `name` stands for the file in messages."""
+    @property
+    def name(self) -> str: ...
+    @property
+    def dim(self) -> int:
+        """The number of design variables."""
+    @property
+    def variables(self) -> list[str]:
+        """The variables' names (`x` or `x[3]`), in order."""
+    @property
+    def bounds(self) -> npt.NDArray[np.float64]:
+        """A `(dim, 2)` array of each variable's lower and upper bound."""
+    @property
+    def constraints(self) -> list[str]:
+        """The constraints' names, in order (each feasible when `<= 0`)."""
+    @property
+    def sense(self) -> str:
+        """`"minimize"` or `"maximize"`."""
+    @property
+    def method(self) -> str:
+        """The method a run uses unless told otherwise."""
+    @property
+    def text(self) -> str:
+        """The problem's text as checked."""
+    def solve(
+        self,
+        oracle: Optional[Oracle] = None,
+        *,
+        method: Optional[str] = None,
+        seed: Optional[int] = None,
+        budget: Optional[int] = None,
+        out: Optional[Path] = None,
+        allow_exec: bool = False,
+        **settings: Any,
+    ) -> Optimizer:
+        """Optimizes with `oracle` (or the file's own oracle when None) to the budget."""
+
+class Optimizer:
+    """A journaled run: `ask` points and `tell` what they gave, or `run` it with an oracle."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        method: str = "auto",
+        seed: Optional[int] = None,
+        out: Optional[Path] = None,
+        budget: Optional[int] = None,
+        oracle: Optional[Oracle] = None,
+        allow_exec: bool = False,
+        **settings: Any,
+    ) -> None: ...
+    @staticmethod
+    def resume(
+        out: Path,
+        budget: Optional[int] = None,
+        oracle: Optional[Oracle] = None,
+        allow_exec: bool = False,
+    ) -> Optimizer:
+        """Continues the run journaled in `out`."""
+    def ask(self, n: int = 1) -> npt.NDArray[np.float64]:
+        """The next `n` points, an `(n, dim)` array, journaled as pending."""
+    def tell(
+        self,
+        x: npt.ArrayLike,
+        y: Optional[npt.ArrayLike] = None,
+        constraints: Optional[npt.ArrayLike] = None,
+        failed: Optional[str] = None,
+    ) -> None:
+        """Records what the points `x` gave (an unasked point is an extra observation)."""
+    def run(self) -> None:
+        """Evaluates with the run's oracle until the budget is spent."""
+    @property
+    def pending(self) -> npt.NDArray[np.float64]: ...
+    @property
+    def best(self) -> Optional[Best]: ...
+    @property
+    def history(self) -> History: ...
+    @property
+    def out(self) -> "pathlib.Path": ...
+    @property
+    def method(self) -> str: ...
+    @property
+    def seed(self) -> int: ...
+    @property
+    def budget(self) -> int: ...
+    def __len__(self) -> int: ...
+
+def minimize(
+    f: Oracle,
+    bounds: Sequence[Tuple[float, float]],
+    *,
+    budget: int = 30,
+    method: str = "gp-ei",
+    seed: int = 0,
+    init: Optional[int] = None,
+    out: Optional[Path] = None,
+    **settings: Any,
+) -> Optimizer:
+    """Minimizes `f` over the box `bounds`; returns the finished Optimizer."""

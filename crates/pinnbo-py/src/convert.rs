@@ -1,0 +1,76 @@
+//! Values handed to Python: numpy arrays (built by numpy itself from lists, so the
+//! extension does not depend on numpy's C API or its version) and plain dicts.
+
+use pinnbo_core::run::journal::Record;
+use pinnbo_core::run::Best;
+use pinnbo_dsl::Problem;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+
+/// `numpy.asarray(values, dtype=float)`.
+pub fn array<'py, T>(py: Python<'py>, values: T) -> PyResult<Bound<'py, PyAny>>
+where
+    T: IntoPyObject<'py>,
+{
+    let numpy = py.import("numpy")?;
+    let kwargs = PyDict::new(py);
+    kwargs.set_item("dtype", "float64")?;
+    numpy.call_method("asarray", (values,), Some(&kwargs))
+}
+
+/// A `(rows, columns)` array, also when there are no rows.
+pub fn matrix<'py>(
+    py: Python<'py>,
+    rows: Vec<Vec<f64>>,
+    columns: usize,
+) -> PyResult<Bound<'py, PyAny>> {
+    let n = rows.len();
+    array(py, rows)?.call_method1("reshape", ((n, columns),))
+}
+
+/// The best feasible evaluation as a dict (`x`, `objective`, `constraints`, `evaluation`).
+pub fn best<'py>(py: Python<'py>, best: &Best) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("x", array(py, best.x.clone())?)?;
+    out.set_item("objective", best.objective)?;
+    out.set_item("clean_objective", best.clean_objective)?;
+    out.set_item("constraints", best.constraints.clone())?;
+    out.set_item("evaluation", best.evaluation)?;
+    Ok(out)
+}
+
+/// Every record as arrays: `x` (n, d), `objective` (n,) and `constraints` (n, m) with NaN
+/// where an evaluation failed, `failure`, `phase` and `id` (the point's slot) as lists.
+pub fn history<'py>(
+    py: Python<'py>,
+    problem: &Problem,
+    records: &[Record],
+) -> PyResult<Bound<'py, PyDict>> {
+    let m = problem.constraints.len();
+    let out = PyDict::new(py);
+    let xs: Vec<Vec<f64>> = records.iter().map(|r| r.x.clone()).collect();
+    out.set_item("x", matrix(py, xs, problem.dim())?)?;
+    let objective: Vec<f64> = records
+        .iter()
+        .map(|r| r.observed.as_ref().map_or(f64::NAN, |e| e.objective))
+        .collect();
+    out.set_item("objective", array(py, objective)?)?;
+    let constraints: Vec<Vec<f64>> = records
+        .iter()
+        .map(|r| match &r.observed {
+            Some(e) => e.constraints.clone(),
+            None => vec![f64::NAN; m],
+        })
+        .collect();
+    out.set_item("constraints", matrix(py, constraints, m)?)?;
+    let failure: Vec<Option<String>> = records.iter().map(|r| r.failure.clone()).collect();
+    out.set_item("failure", failure)?;
+    let phase: Vec<String> = records
+        .iter()
+        .map(|r| format!("{:?}", r.phase).to_lowercase())
+        .collect();
+    out.set_item("phase", phase)?;
+    let ids: Vec<usize> = records.iter().map(|r| r.rng.index).collect();
+    out.set_item("id", ids)?;
+    Ok(out)
+}

@@ -1,0 +1,371 @@
+//! `pinnbo.Optimizer`: a journaled run driven from Python, by ask/tell or to its budget
+//! with an oracle.
+
+use crate::convert::{self, matrix};
+use crate::oracle::{Interrupt, PyOracle, Signals};
+use crate::problem::{with_settings, Problem};
+use crate::RunError;
+use pinnbo_core::run::ask_tell::{Outcome, Told};
+use pinnbo_core::run::outputs;
+use pinnbo_core::{BuildError, Evaluation, Optimization, Run, RunConfig};
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, MutexGuard};
+
+/// The run settings a caller may give.
+pub struct Options {
+    pub method: Option<String>,
+    pub seed: Option<u64>,
+    pub budget: Option<usize>,
+    pub out: Option<PathBuf>,
+    pub allow_exec: bool,
+}
+
+/// A run of a problem: `ask` points and `tell` what they gave, or `run` it to its budget
+/// with an oracle. Everything is journaled in `out` (a new temporary folder when none is
+/// given), so `Optimizer.resume(out)` — or `pinnbo ask`/`pinnbo solve --resume` —
+/// continues it.
+#[pyclass(module = "pinnbo")]
+pub struct Optimizer {
+    /// A Python object may be reached from several threads; the run has one writer.
+    run: Mutex<Run>,
+    interrupt: Interrupt,
+}
+
+fn run_error(e: impl std::fmt::Display) -> PyErr {
+    RunError::new_err(e.to_string())
+}
+
+fn build_error(e: BuildError) -> PyErr {
+    match e {
+        BuildError::Invalid(report) => crate::ProblemError::new_err(report),
+        BuildError::Method(e) => PyValueError::new_err(e.to_string()),
+        e => run_error(e),
+    }
+}
+
+/// A folder of its own under the system's temporary folder.
+fn temporary_folder(problem: &str) -> PathBuf {
+    static COUNT: AtomicUsize = AtomicUsize::new(0);
+    let k = COUNT.fetch_add(1, Ordering::Relaxed);
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    std::env::temp_dir().join(format!(
+        "pinnbo-{problem}-{}-{stamp}-{k}",
+        std::process::id()
+    ))
+}
+
+impl Optimizer {
+    /// The run, for one caller at a time.
+    fn locked(&self) -> MutexGuard<'_, Run> {
+        // A panic while it is held would be a bug in pinnbo; the run stays usable after it.
+        self.run
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// A new run of `problem`; `settings` are the method's, `oracle` a Python callable.
+    pub fn create(
+        py: Python<'_>,
+        problem: &pinnbo_dsl::Problem,
+        options: Options,
+        settings: Option<&Bound<'_, PyDict>>,
+        oracle: Option<Py<PyAny>>,
+    ) -> PyResult<Optimizer> {
+        let mut config = RunConfig::from_problem(problem);
+        if let Some(m) = options.method.filter(|m| m != "auto") {
+            config.method = m;
+        }
+        let problem = match settings.filter(|s| !s.is_empty()) {
+            Some(s) => with_settings(problem, &config.method, s)?,
+            None => problem.clone(),
+        };
+        if let Some(seed) = options.seed {
+            config.seed = seed;
+        }
+        if let Some(budget) = options.budget {
+            if budget == 0 {
+                return Err(PyValueError::new_err("budget must be at least 1"));
+            }
+            config.budget = budget;
+            config.init = config.init.min(budget);
+        }
+        let dir = options
+            .out
+            .unwrap_or_else(|| temporary_folder(&problem.name));
+        if dir.join("journal.jsonl").exists() {
+            return Err(run_error(format!(
+                "{} already holds a run; continue it with Optimizer.resume",
+                dir.display()
+            )));
+        }
+        let interrupt = Interrupt::default();
+        let optimization = Optimization::new(problem)
+            .run_config(config)
+            .allow_exec(options.allow_exec);
+        let optimization = match oracle {
+            Some(f) => optimization.oracle(PyOracle::new(f, interrupt.clone())),
+            None if options.allow_exec => optimization,
+            None => optimization.for_ask_tell(),
+        };
+        let run = py
+            .detach(|| optimization.start(&dir))
+            .map_err(build_error)?;
+        Ok(Optimizer {
+            run: Mutex::new(run),
+            interrupt,
+        })
+    }
+
+    /// Evaluates with the run's oracle to the budget, the GIL released; Ctrl-C stops it
+    /// between evaluations (raised as KeyboardInterrupt once the run has stopped cleanly).
+    pub fn run_to_budget(&mut self, py: Python<'_>) -> PyResult<()> {
+        let signals = Signals(self.interrupt.clone());
+        let mut guard = self.locked();
+        let run: &mut Run = &mut guard;
+        let outcome = py.detach(|| run.drive(&signals));
+        write_outputs(run)?;
+        if let Some(e) = self.interrupt.take() {
+            return Err(e);
+        }
+        outcome.map_err(run_error)
+    }
+}
+
+fn write_outputs(run: &Run) -> PyResult<()> {
+    outputs::write(run.dir(), run.problem(), &run.summary(), run.records())
+        .map_err(|e| run_error(format!("{}: {e}", run.dir().display())))
+}
+
+/// The pending point asked at `x`, if any (compared as asked: `ask` hands out exact values,
+/// and a caller passes them back).
+fn pending_at(run: &Run, x: &[f64]) -> Option<usize> {
+    run.pending()
+        .into_iter()
+        .find(|a| a.x.len() == x.len() && a.x.iter().zip(x).all(|(p, q)| p == q))
+        .map(|a| a.id)
+}
+
+#[pymethods]
+impl Optimizer {
+    #[new]
+    #[pyo3(signature = (problem, method = "auto", seed = None, out = None, budget = None, oracle = None, allow_exec = false, **settings))]
+    #[allow(clippy::too_many_arguments)]
+    fn new(
+        py: Python<'_>,
+        problem: &Problem,
+        method: &str,
+        seed: Option<u64>,
+        out: Option<PathBuf>,
+        budget: Option<usize>,
+        oracle: Option<Py<PyAny>>,
+        allow_exec: bool,
+        settings: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Optimizer> {
+        let options = Options {
+            method: Some(method.to_string()),
+            seed,
+            budget,
+            out,
+            allow_exec,
+        };
+        Optimizer::create(py, &problem.inner, options, settings, oracle)
+    }
+
+    /// Continues the run journaled in `out` (written from Python or by the command line),
+    /// from the folder's own settings and problem text; `budget` changes its budget.
+    #[staticmethod]
+    #[pyo3(signature = (out, budget = None, oracle = None, allow_exec = false))]
+    fn resume(
+        py: Python<'_>,
+        out: PathBuf,
+        budget: Option<usize>,
+        oracle: Option<Py<PyAny>>,
+        allow_exec: bool,
+    ) -> PyResult<Optimizer> {
+        let interrupt = Interrupt::default();
+        let reopened = Optimization::reopen(&out).map_err(build_error)?;
+        let reopened = match budget {
+            Some(0) => return Err(PyValueError::new_err("budget must be at least 1")),
+            Some(b) => reopened.budget(b),
+            None => reopened,
+        };
+        let reopened = reopened.allow_exec(allow_exec);
+        let reopened = match oracle {
+            Some(f) => reopened.oracle(PyOracle::new(f, interrupt.clone())),
+            None if allow_exec => reopened,
+            None => reopened.for_ask_tell(),
+        };
+        let run = py.detach(|| reopened.resume(&out)).map_err(build_error)?;
+        Ok(Optimizer {
+            run: Mutex::new(run),
+            interrupt,
+        })
+    }
+
+    /// The next `n` points to evaluate, as an `(n, dim)` array, journaled as pending. Each
+    /// sees the ones before it (and every point still pending) as fantasies, so the points
+    /// differ. The GIL is released while the method searches.
+    #[pyo3(signature = (n = 1))]
+    fn ask<'py>(&mut self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyAny>> {
+        let mut guard = self.locked();
+        let run: &mut Run = &mut guard;
+        let asked = py.detach(|| run.ask(n)).map_err(run_error)?;
+        let rows = asked.into_iter().map(|a| a.x).collect();
+        matrix(py, rows, run.problem().dim())
+    }
+
+    /// Records what the points `x` (one point, or an `(n, dim)` array) gave: `y` a number or
+    /// `n` numbers, `constraints` a list (or `n` lists) in the file's order. A point that was
+    /// asked is told as that point; any other is an extra observation. A NaN is journaled as
+    /// a failed evaluation; so is `failed="why"` in place of `y`.
+    #[pyo3(signature = (x, y = None, constraints = None, failed = None))]
+    fn tell(
+        &mut self,
+        x: &Bound<'_, PyAny>,
+        y: Option<&Bound<'_, PyAny>>,
+        constraints: Option<&Bound<'_, PyAny>>,
+        failed: Option<String>,
+    ) -> PyResult<()> {
+        let single = x.extract::<Vec<f64>>().is_ok();
+        let points: Vec<Vec<f64>> = match single {
+            true => vec![x.extract()?],
+            false => x
+                .extract()
+                .map_err(|_| PyValueError::new_err("x must be a point or an (n, dim) array"))?,
+        };
+        let outcomes = outcomes(points.len(), single, y, constraints, failed)?;
+        let mut run = self.locked();
+        for (point, outcome) in points.into_iter().zip(outcomes) {
+            let told = match pending_at(&run, &point) {
+                Some(id) => run.tell(id, outcome).map(|_: Told| ()),
+                None => run.tell_extra(point, outcome).map(|_| ()),
+            };
+            told.map_err(run_error)?;
+        }
+        write_outputs(&run)
+    }
+
+    /// Evaluates with the oracle given at construction (or the file's own) until the budget
+    /// is spent; pending points are evaluated first.
+    fn run(&mut self, py: Python<'_>) -> PyResult<()> {
+        self.run_to_budget(py)
+    }
+
+    /// The points asked and not yet told, as an `(n, dim)` array.
+    #[getter]
+    fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let run = self.locked();
+        let rows = run.pending().into_iter().map(|a| a.x.clone()).collect();
+        matrix(py, rows, run.problem().dim())
+    }
+
+    /// The best feasible evaluation (`x`, `objective`, `constraints`, `evaluation`), or None.
+    #[getter]
+    fn best<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.locked()
+            .summary()
+            .best
+            .map(|b| convert::best(py, &b))
+            .transpose()
+    }
+
+    /// Every evaluation: `x`, `objective`, `constraints` (NaN where it failed), `failure`,
+    /// `phase` and `id`.
+    #[getter]
+    fn history<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let run = self.locked();
+        convert::history(py, run.problem(), run.records())
+    }
+
+    /// The run's folder.
+    #[getter]
+    fn out(&self) -> PathBuf {
+        self.locked().dir().to_path_buf()
+    }
+
+    #[getter]
+    fn method(&self) -> String {
+        self.locked().config().method.clone()
+    }
+
+    #[getter]
+    fn seed(&self) -> u64 {
+        self.locked().config().seed
+    }
+
+    #[getter]
+    fn budget(&self) -> usize {
+        self.locked().config().budget
+    }
+
+    /// Evaluations journaled so far.
+    fn __len__(&self) -> usize {
+        self.locked().records().len()
+    }
+
+    fn __repr__(&self) -> String {
+        let run = self.locked();
+        format!(
+            "Optimizer({:?}, method={:?}, seed={}, {} of {} evaluations, out={:?})",
+            run.problem().name,
+            run.config().method,
+            run.config().seed,
+            run.records().len(),
+            run.config().budget,
+            path_text(run.dir())
+        )
+    }
+}
+
+fn path_text(p: &Path) -> String {
+    p.display().to_string()
+}
+
+/// The outcome told for each of `n` points.
+fn outcomes(
+    n: usize,
+    single: bool,
+    y: Option<&Bound<'_, PyAny>>,
+    constraints: Option<&Bound<'_, PyAny>>,
+    failed: Option<String>,
+) -> PyResult<Vec<Outcome>> {
+    if let Some(why) = failed {
+        if y.is_some() {
+            return Err(PyValueError::new_err("give y or failed, not both"));
+        }
+        return Ok(vec![Outcome::Failed(why); n]);
+    }
+    let y = y.ok_or_else(|| PyValueError::new_err("y (or failed=...) is required"))?;
+    let values: Vec<f64> = match single {
+        true => vec![y.extract()?],
+        false => y.extract()?,
+    };
+    let constraints: Vec<Vec<f64>> = match (constraints, single) {
+        (None, _) => vec![Vec::new(); n],
+        (Some(c), true) => vec![c.extract()?],
+        (Some(c), false) => c.extract()?,
+    };
+    if values.len() != n || constraints.len() != n {
+        return Err(PyValueError::new_err(format!(
+            "{n} point(s) told with {} value(s) and {} constraint row(s)",
+            values.len(),
+            constraints.len()
+        )));
+    }
+    Ok(values
+        .into_iter()
+        .zip(constraints)
+        .map(|(objective, constraints)| {
+            Outcome::Values(Evaluation {
+                objective,
+                constraints,
+            })
+        })
+        .collect())
+}

@@ -1,0 +1,133 @@
+//! A Python callable as the oracle, and Ctrl-C while Rust holds no GIL.
+//!
+//! The callable gets the point as a numpy array and returns the objective (a number), a pair
+//! `(objective, constraints)`, or a dict `{"objective": .., "constraints": [..]}`. An
+//! exception or a value that is not a number fails that evaluation, journaled with why, as
+//! any oracle's failure is; a NaN does too (the loop's rule). KeyboardInterrupt (Ctrl-C while
+//! the callable runs) fails the evaluation in flight and stops the run.
+
+use crate::convert::array;
+use pinnbo_core::oracle::{Evaluation, Failure, Oracle};
+use pinnbo_core::{Observer, Run};
+use pyo3::exceptions::PyKeyboardInterrupt;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use std::sync::{Arc, Mutex};
+
+/// Where an interrupt seen while Rust runs is kept, to be raised once the run has stopped.
+#[derive(Clone, Default)]
+pub struct Interrupt(Arc<Mutex<Option<PyErr>>>);
+
+impl Interrupt {
+    fn set(&self, e: PyErr) {
+        let mut slot = self
+            .0
+            .lock()
+            .expect("never poisoned: no code panics holding it");
+        slot.get_or_insert(e);
+    }
+
+    fn is_set(&self) -> bool {
+        self.0.lock().expect("never poisoned").is_some()
+    }
+
+    /// The interrupt seen, if any (taken: it is raised once).
+    pub fn take(&self) -> Option<PyErr> {
+        self.0.lock().expect("never poisoned").take()
+    }
+}
+
+pub struct PyOracle {
+    function: Py<PyAny>,
+    interrupt: Interrupt,
+}
+
+impl PyOracle {
+    pub fn new(function: Py<PyAny>, interrupt: Interrupt) -> PyOracle {
+        PyOracle {
+            function,
+            interrupt,
+        }
+    }
+}
+
+impl Oracle for PyOracle {
+    fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
+        Python::attach(|py| {
+            let called = array(py, x.to_vec()).and_then(|x| self.function.call1(py, (x,)));
+            let value = match called {
+                Ok(value) => value,
+                Err(e) => {
+                    let why = e.to_string();
+                    if e.is_instance_of::<PyKeyboardInterrupt>(py) {
+                        self.interrupt.set(e);
+                    }
+                    return Err(Failure::Other(format!("the oracle raised {why}")));
+                }
+            };
+            evaluation(value.bind(py)).map_err(Failure::Other)
+        })
+    }
+
+    fn describe(&self) -> String {
+        "a Python callable".into()
+    }
+}
+
+/// What the callable returned, read as an evaluation.
+fn evaluation(value: &Bound<'_, PyAny>) -> Result<Evaluation, String> {
+    let number = |v: &Bound<'_, PyAny>, what: &str| -> Result<f64, String> {
+        v.extract::<f64>()
+            .map_err(|_| format!("the oracle's {what} is not a number: {v}"))
+    };
+    let numbers = |v: &Bound<'_, PyAny>| -> Result<Vec<f64>, String> {
+        v.extract::<Vec<f64>>()
+            .map_err(|_| format!("the oracle's constraints are not a list of numbers: {v}"))
+    };
+    if let Ok(dict) = value.cast::<PyDict>() {
+        let objective = dict
+            .get_item("objective")
+            .ok()
+            .flatten()
+            .ok_or("the oracle's dict has no \"objective\"")?;
+        let constraints = match dict.get_item("constraints").ok().flatten() {
+            Some(c) => numbers(&c)?,
+            None => Vec::new(),
+        };
+        return Ok(Evaluation {
+            objective: number(&objective, "objective")?,
+            constraints,
+        });
+    }
+    if let Ok((objective, constraints)) = value.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
+        return Ok(Evaluation {
+            objective: number(&objective, "objective")?,
+            constraints: numbers(&constraints)?,
+        });
+    }
+    Ok(Evaluation {
+        objective: number(value, "value")?,
+        constraints: Vec::new(),
+    })
+}
+
+/// Stops a run between evaluations when Python has a signal pending (Ctrl-C) or the oracle
+/// was interrupted.
+pub struct Signals(pub Interrupt);
+
+impl Observer for Signals {
+    fn should_stop(&self) -> bool {
+        if self.0.is_set() {
+            return true;
+        }
+        match Python::attach(|py| py.check_signals()) {
+            Ok(()) => false,
+            Err(e) => {
+                self.0.set(e);
+                true
+            }
+        }
+    }
+
+    fn on_finish(&self, _run: &Run, _outcome: Result<(), &pinnbo_core::RunError>) {}
+}

@@ -1,0 +1,242 @@
+//! `pinnbo.Problem`: a checked `.pde` problem, from a file or from text, with the same
+//! diagnostics as `pinnbo check` (raised as `ProblemError`, the rendered report).
+
+use crate::convert::matrix;
+use crate::optimizer::{Optimizer, Options};
+use crate::ProblemError;
+use pinnbo_dsl::ir::{Sense, SettingValue};
+use pinnbo_dsl::{LoadError, Source, Style};
+use pyo3::exceptions::PyOSError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList, PyString};
+use std::path::PathBuf;
+
+/// A checked optimization problem (`.pde`).
+#[pyclass(frozen, module = "pinnbo")]
+pub struct Problem {
+    pub inner: pinnbo_dsl::Problem,
+}
+
+pub fn check(source: &Source) -> PyResult<pinnbo_dsl::Problem> {
+    pinnbo_dsl::compile(source)
+        .map(|checked| checked.problem)
+        .map_err(|failed| ProblemError::new_err(failed.render(Style::Plain)))
+}
+
+#[pymethods]
+impl Problem {
+    /// Reads and checks a `.pde` file.
+    #[staticmethod]
+    fn from_file(path: PathBuf) -> PyResult<Problem> {
+        match pinnbo_dsl::load(&path) {
+            Ok(checked) => Ok(Problem {
+                inner: checked.problem,
+            }),
+            Err(LoadError::Invalid(failed)) => {
+                Err(ProblemError::new_err(failed.render(Style::Plain)))
+            }
+            Err(e) => Err(PyOSError::new_err(e.to_string())),
+        }
+    }
+
+    /// Checks a problem written as text; `name` stands for the file in messages.
+    #[staticmethod]
+    #[pyo3(signature = (text, name = "<string>"))]
+    fn from_str(text: &str, name: &str) -> PyResult<Problem> {
+        check(&Source::new(name, text)).map(|inner| Problem { inner })
+    }
+
+    #[getter]
+    fn name(&self) -> &str {
+        &self.inner.name
+    }
+
+    /// The number of design variables.
+    #[getter]
+    fn dim(&self) -> usize {
+        self.inner.dim()
+    }
+
+    /// The variables' names (`x` or `x[3]`), in order.
+    #[getter]
+    fn variables(&self) -> Vec<String> {
+        self.inner.coords.iter().map(|c| c.name.clone()).collect()
+    }
+
+    /// A `(dim, 2)` array of each variable's lower and upper bound.
+    #[getter]
+    fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let rows = self.inner.coords.iter().map(|c| vec![c.lo, c.hi]).collect();
+        matrix(py, rows, 2)
+    }
+
+    /// The constraints' names, in order (each feasible when `<= 0`).
+    #[getter]
+    fn constraints(&self) -> Vec<String> {
+        self.inner
+            .constraints
+            .iter()
+            .map(|c| c.name.clone())
+            .collect()
+    }
+
+    /// `"minimize"` or `"maximize"`.
+    #[getter]
+    fn sense(&self) -> &'static str {
+        match self.inner.objective.sense {
+            Sense::Minimize => "minimize",
+            Sense::Maximize => "maximize",
+        }
+    }
+
+    /// The method a run uses unless told otherwise: the file's, or the default for its pde.
+    #[getter]
+    fn method(&self) -> String {
+        pinnbo_core::RunConfig::from_problem(&self.inner).method
+    }
+
+    /// The problem's text as checked.
+    #[getter]
+    fn text(&self) -> &str {
+        self.inner.source.text()
+    }
+
+    /// Optimizes with `oracle` (a callable: the point as a numpy array to the objective, a
+    /// pair `(objective, constraints)` or a dict), or with the file's own oracle when None
+    /// (a command only with `allow_exec=True`). Returns the finished `Optimizer`.
+    #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, **settings))]
+    #[allow(clippy::too_many_arguments)]
+    fn solve(
+        &self,
+        py: Python<'_>,
+        oracle: Option<Py<PyAny>>,
+        method: Option<String>,
+        seed: Option<u64>,
+        budget: Option<usize>,
+        out: Option<PathBuf>,
+        allow_exec: bool,
+        settings: Option<&Bound<'_, PyDict>>,
+    ) -> PyResult<Optimizer> {
+        let options = Options {
+            method,
+            seed,
+            budget,
+            out,
+            allow_exec,
+        };
+        let mut optimizer = Optimizer::create(py, &self.inner, options, settings, oracle)?;
+        optimizer.run_to_budget(py)?;
+        Ok(optimizer)
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Problem({:?}, {} variable(s), {} constraint(s), {} pde(s), {})",
+            self.inner.name,
+            self.inner.dim(),
+            self.inner.constraints.len(),
+            self.inner.pdes.len(),
+            self.sense()
+        )
+    }
+}
+
+/// The problem with its `method` statement replaced by `method NAME { .. }` holding
+/// `settings` (on top of the file's settings when the file names the same method), checked
+/// again so that a wrong key or value is reported as the file's would be.
+pub fn with_settings(
+    problem: &pinnbo_dsl::Problem,
+    method: &str,
+    settings: &Bound<'_, PyDict>,
+) -> PyResult<pinnbo_dsl::Problem> {
+    let mut pairs: Vec<(String, String)> = match &problem.method {
+        Some(m) if m.name == method => m
+            .settings
+            .0
+            .iter()
+            .map(|(k, v)| (k.clone(), setting_text(v)))
+            .collect(),
+        _ => Vec::new(),
+    };
+    let info = pinnbo_dsl::methods::method(method);
+    for (key, value) in settings.iter() {
+        let key: String = key.extract()?;
+        let quoted = info
+            .and_then(|i| i.setting(&key))
+            .is_some_and(|s| matches!(s.kind, pinnbo_dsl::spec::Kind::Str));
+        let text = python_text(&value, quoted)?;
+        pairs.retain(|(k, _)| *k != key);
+        pairs.push((key, text));
+    }
+    let block: Vec<String> = pairs.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    let statement = format!("method {method} {{ {} }}", block.join(", "));
+    let text = problem.source.text();
+    let spliced = match &problem.method {
+        Some(m) => format!(
+            "{}{statement}{}",
+            &text[..m.statement.start],
+            &text[m.statement.end..]
+        ),
+        None => format!("{}\n{statement}\n", text.trim_end()),
+    };
+    check(&Source::new(problem.source.name(), spliced))
+}
+
+/// A checked setting written back as the language writes it.
+fn setting_text(value: &SettingValue) -> String {
+    match value {
+        SettingValue::Int(v) => v.to_string(),
+        SettingValue::Number(v) => format!("{v:?}"),
+        SettingValue::Name(n) => n.clone(),
+        SettingValue::Str(s) => format!("{s:?}"),
+        SettingValue::Duration(d) => format!("{} s", d.as_secs_f64()),
+        SettingValue::Dims(ds) => ds
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join(" x "),
+        SettingValue::List(xs) => format!(
+            "[{}]",
+            xs.iter()
+                .map(|x| format!("{x:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}
+
+/// A Python value as a setting's text: numbers as numbers, lists as `[..]`, strings bare
+/// (names, durations such as `"10 min"`) or quoted where the setting takes a string.
+fn python_text(value: &Bound<'_, PyAny>, quoted: bool) -> PyResult<String> {
+    if value.is_instance_of::<pyo3::types::PyBool>() {
+        return Err(ProblemError::new_err(format!(
+            "a setting cannot be a boolean ({value})"
+        )));
+    }
+    if let Ok(s) = value.cast::<PyString>() {
+        let s = s.to_str()?;
+        return Ok(match quoted {
+            true => format!("{s:?}"),
+            false => s.to_string(),
+        });
+    }
+    if let Ok(i) = value.extract::<u64>() {
+        return Ok(i.to_string());
+    }
+    if let Ok(x) = value.extract::<f64>() {
+        return Ok(format!("{x:?}"));
+    }
+    if let Ok(list) = value.cast::<PyList>() {
+        let xs: Vec<f64> = list.extract()?;
+        return Ok(format!(
+            "[{}]",
+            xs.iter()
+                .map(|x| format!("{x:?}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
+    Err(ProblemError::new_err(format!(
+        "a setting must be a number, a string or a list of numbers, not {value}"
+    )))
+}
