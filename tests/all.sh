@@ -1,0 +1,16 @@
+#!/usr/bin/env bash
+# The whole test suite: the Rust workspace, then the Python package (crates/pinnbo-py) built
+# in a fresh virtual environment outside the repository, its pytest suite (tests/python) and
+# its two examples. README.md's test command; CI runs it after formatting and lints.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+cargo test --workspace
+
+venv=$(mktemp -d)/venv
+python3 -m venv "$venv"
+"$venv/bin/pip" install --quiet --upgrade pip
+"$venv/bin/pip" install --quiet "./crates/pinnbo-py[test]"
+PINNBO_BIN="$PWD/target/debug/pinnbo" "$venv/bin/python" -m pytest -q tests/python
+"$venv/bin/python" crates/pinnbo-py/examples/ask_tell_loop.py
+"$venv/bin/python" crates/pinnbo-py/examples/beam.py --budget 15 --out "$(mktemp -d)/beam"

@@ -1,0 +1,200 @@
+"""The Python package against the properties that matter: diagnostics as exceptions, ask/tell
+equal to `pinnbo solve`, callables as oracles (failures journaled), resume, Ctrl-C."""
+
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import pinnbo
+from conftest import QUADRATIC, REPO, run_cli
+
+
+def journal_records(out: Path) -> list:
+    lines = (out / "journal.jsonl").read_text().splitlines()[1:]
+    return [r for r in map(json.loads, lines) if "ask" not in r]
+
+
+# Diagnostics -------------------------------------------------------------------------
+
+
+def test_a_malformed_problem_raises_its_located_report():
+    with pytest.raises(pinnbo.ProblemError) as raised:
+        pinnbo.Problem.from_str("var x in [0, 1]\nminimze x\n", name="bad.pde")
+    report = str(raised.value)
+    assert "unknown statement `minimze`" in report
+    assert "bad.pde:2:1" in report
+    assert "did you mean `minimize`?" in report
+
+
+def test_a_shipped_problem_loads_with_its_shape():
+    beam = pinnbo.Problem.from_file(REPO / "problems/beam.pde")
+    assert (beam.name, beam.dim, beam.variables, beam.sense) == ("beam", 1, ["x"], "minimize")
+    assert beam.method == "physics-gp"
+    np.testing.assert_array_equal(beam.bounds, [[0.0, 1.0]])
+    with pytest.raises(OSError):
+        pinnbo.Problem.from_file(REPO / "problems/no-such-file.pde")
+
+
+def test_method_settings_are_checked_as_the_file_would_be(tmp_path):
+    problem = pinnbo.Problem.from_str(QUADRATIC, name="quad.pde")
+    with pytest.raises(pinnbo.ProblemError) as raised:
+        pinnbo.Optimizer(problem, method="gp-ei", out=tmp_path / "a", restartz=3)
+    assert "restartz" in str(raised.value) and "quad.pde" in str(raised.value)
+    opt = pinnbo.Optimizer(problem, method="gp-ei", out=tmp_path / "b", restarts=7)
+    assert "method gp-ei { restarts 7 }" in (opt.out / "journal.pde").read_text()
+
+
+# Ask/tell ------------------------------------------------------------------------------
+
+
+def test_ask_tell_from_python_equals_pinnbo_solve(tmp_path, pinnbo_bin):
+    (tmp_path / "quad.pde").write_text(QUADRATIC)
+    solved = run_cli(pinnbo_bin, "solve", "quad.pde", "--out", "solved", "--quiet", cwd=tmp_path)
+    assert solved.returncode == 0, solved.stderr
+
+    problem = pinnbo.Problem.from_file(tmp_path / "quad.pde")
+    opt = pinnbo.Optimizer(problem, out=tmp_path / "told")
+    assert opt.method == "gp-ei" and opt.seed == 0 and opt.budget == 9
+    while len(opt) < opt.budget:
+        (x,) = opt.ask()
+        at = f"x={float(x[0])!r},y={float(x[1])!r}"
+        evaluated = run_cli(pinnbo_bin, "eval", "quad.pde", "--at", at, "--json", cwd=tmp_path)
+        opt.tell(x, json.loads(evaluated.stdout)["objective"])
+
+    strip = lambda r: (r["phase"], r["x"], r["observed"], r["rng"])  # noqa: E731
+    assert list(map(strip, journal_records(tmp_path / "told"))) == list(
+        map(strip, journal_records(tmp_path / "solved"))
+    )
+    best = opt.best
+    assert best["objective"] == np.nanmin(opt.history["objective"])
+
+
+def test_a_batch_is_distinct_points_and_unasked_points_are_extra(tmp_path):
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+    opt = pinnbo.Optimizer(problem, out=tmp_path / "run", budget=12)
+    design = opt.ask(4)
+    opt.tell(design, [float(((p - [0.3, 1.2]) ** 2).sum()) for p in design])
+    batch = opt.ask(3)
+    assert batch.shape == (3, 2)
+    assert len({tuple(p) for p in batch}) == 3
+    np.testing.assert_array_equal(opt.pending, batch)
+    opt.tell([0.5, 0.5], 0.75)  # never asked
+    history = opt.history
+    assert history["phase"][-1] == "extra"
+    assert len(opt) == 5 and opt.pending.shape == (3, 2)
+    with pytest.raises(pinnbo.RunError, match="budget of 12 evaluations cannot take 5 more"):
+        opt.ask(5)
+
+
+# Callables as oracles ------------------------------------------------------------------
+
+
+def test_minimize_with_a_callable_journals_its_failures(tmp_path):
+    calls = []
+
+    def f(x):
+        calls.append(np.array(x))
+        if len(calls) == 3:
+            raise ValueError("the rig overheated")
+        if len(calls) == 5:
+            return float("nan")
+        return float(((x - np.array([0.2, -0.4])) ** 2).sum())
+
+    opt = pinnbo.minimize(f, [(-1, 1), (-1, 1)], budget=14, out=tmp_path / "run")
+    history = opt.history
+    assert len(opt) == 14 and len(calls) == 14
+    assert history["failure"][2] == "the oracle raised ValueError: the rig overheated"
+    assert history["failure"][4] == "not a finite value: the objective is NaN"
+    assert math.isnan(history["objective"][2]) and math.isnan(history["objective"][4])
+    ok = [i for i in range(14) if i not in (2, 4)]
+    expected = ((history["x"][ok] - [0.2, -0.4]) ** 2).sum(axis=1)
+    np.testing.assert_array_equal(history["objective"][ok], expected)
+    assert opt.best["objective"] == expected.min()
+
+
+def test_a_callable_may_return_constraints(tmp_path):
+    text = "var x in [-1, 1], y in [-1, 1]\nfield f(x, y)\nfield c(x, y)\nminimize f\n" \
+        "subject to disc: c <= 0\noracle external\nbudget 10, init 5 sobol\nmethod gp-ei\n"
+    problem = pinnbo.Problem.from_str(text, name="disc.pde")
+    assert problem.constraints == ["disc"]
+    opt = problem.solve(
+        lambda p: {"objective": float(p[0] + p[1]), "constraints": [float(p @ p - 0.5)]},
+        out=tmp_path / "run",
+    )
+    history = opt.history
+    np.testing.assert_allclose(history["constraints"][:, 0], (history["x"] ** 2).sum(axis=1) - 0.5)
+    best = opt.best
+    assert best is not None and best["constraints"][0] <= 0
+
+
+# Resume ---------------------------------------------------------------------------------
+
+
+def test_a_run_resumes_from_its_folder_with_its_pending_points(tmp_path, pinnbo_bin):
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+    opt = pinnbo.Optimizer(problem, out=tmp_path / "run")
+    asked = opt.ask(3)
+    opt.tell(asked[:2], [1.0, 2.0])
+    del opt  # the journal's lock goes with it
+    again = pinnbo.Optimizer.resume(tmp_path / "run", budget=11)
+    np.testing.assert_array_equal(again.pending, asked[2:])
+    assert (len(again), again.budget) == (2, 11)
+    again.tell(asked[2], 3.0)
+    del again
+    # The command line continues the same folder.
+    listed = run_cli(pinnbo_bin, "ask", "run", "-n", "2", cwd=tmp_path)
+    assert listed.returncode == 0, listed.stderr
+    assert [line.split("\t")[0] for line in listed.stdout.splitlines()] == ["3", "4"]
+    with pytest.raises(pinnbo.RunError, match="already holds a run"):
+        pinnbo.Optimizer(problem, out=tmp_path / "run")
+
+
+# Ctrl-C ---------------------------------------------------------------------------------
+
+
+def test_ctrl_c_in_the_oracle_stops_the_run_cleanly_and_it_resumes(tmp_path):
+    calls = []
+
+    def f(x):
+        calls.append(1)
+        if len(calls) == 6:
+            raise KeyboardInterrupt
+        return float(((x - 0.5) ** 2).sum())
+
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+    with pytest.raises(KeyboardInterrupt):
+        problem.solve(f, out=tmp_path / "run")
+    records = journal_records(tmp_path / "run")
+    assert len(records) == 6 and "KeyboardInterrupt" in records[5]["failure"]
+    summary = json.loads((tmp_path / "run" / "summary.json").read_text())
+    assert summary["evaluations"] == 6
+    resumed = pinnbo.Optimizer.resume(tmp_path / "run", oracle=lambda x: float(((x - 0.5) ** 2).sum()))
+    resumed.run()
+    assert len(resumed) == 9
+
+
+def test_the_gil_is_released_while_a_method_searches(tmp_path):
+    """Another Python thread runs while `ask` trains a network."""
+    import threading
+
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+    opt = pinnbo.Optimizer(problem, method="neural-bo", out=tmp_path / "run", width=400, epochs=1000)
+    design = opt.ask(4)
+    opt.tell(design, [1.0, 2.0, 3.0, 4.0])
+    ticks, done = [0], threading.Event()
+
+    def count():
+        while not done.is_set():
+            ticks[0] += 1
+
+    counter = threading.Thread(target=count)
+    counter.start()
+    before = ticks[0]
+    opt.ask()
+    during = ticks[0] - before
+    done.set()
+    counter.join()
+    assert during > 1000, f"the other thread advanced {during} times during ask"
