@@ -108,6 +108,7 @@ impl Search {
         Domain {
             d,
             region: self.region.resolve(history, d),
+            faces: false,
         }
     }
 }
@@ -192,14 +193,16 @@ pub fn maximize_batch(
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     }
     if search.refine {
-        let bounds = domain.bounds();
         let refined: Vec<(Vec<f64>, f64)> = scored
             .iter()
             .take(REFINED)
             .cloned()
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|(p, s)| refine(score, p, s, &bounds))
+            .map(|(p, s)| {
+                let bounds = domain.bounds_at(&p);
+                refine(score, p, s, &bounds)
+            })
             .collect();
         scored.extend(refined);
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
@@ -251,7 +254,6 @@ pub fn maximize_smooth(
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     if search.refine {
-        let (lo, hi): (Vec<f64>, Vec<f64>) = domain.bounds().into_iter().unzip();
         let negated = |p: &[f64]| {
             let (v, g) = score(p)?;
             (v.is_finite() && g.iter().all(|x| x.is_finite()))
@@ -264,6 +266,7 @@ pub fn maximize_smooth(
             .collect::<Vec<_>>()
             .into_par_iter()
             .filter_map(|(p, _)| {
+                let (lo, hi): (Vec<f64>, Vec<f64>) = domain.bounds_at(&p).into_iter().unzip();
                 let (v, x) = bounded::minimize(&negated, &p, &lo, &hi, SMOOTH_STOP)?;
                 Some((x, -v))
             })
@@ -347,7 +350,7 @@ mod tests {
     /// and one on its boundary (where the unconstrained optimum lies outside).
     #[test]
     fn the_smooth_search_finds_a_known_maximum() {
-        let domain = Domain { d: 3, region: None };
+        let domain = Domain::cube(3);
         let search = Search {
             candidates: 16,
             refine: true,
@@ -395,6 +398,53 @@ mod tests {
                 raw.iter().zip(expected).any(|(b, e)| (b - e).abs() > 1e-3),
                 "{raw:?}"
             );
+        }
+    }
+
+    /// On the faces, every candidate lies on one, and the quasi-Newton search stays on the
+    /// face it starts from: a function highest at the cube's centre is maximized at the
+    /// centre of a face.
+    #[test]
+    fn a_search_on_the_faces_stays_on_them() {
+        let domain = Domain {
+            faces: true,
+            ..Domain::cube(3)
+        };
+        let flat = domain.candidates(64, 7);
+        for p in flat.chunks(3) {
+            assert!(
+                p.iter().any(|v| *v == 0.0 || *v == 1.0),
+                "{p:?} is on no face"
+            );
+        }
+        let centre = [0.5, 0.45, 0.5];
+        let score = |u: &[f64]| {
+            let value = -u
+                .iter()
+                .zip(&centre)
+                .map(|(a, b)| (a - b).powi(2))
+                .sum::<f64>();
+            let grad = u.iter().zip(&centre).map(|(a, b)| -2.0 * (a - b)).collect();
+            Some((value, grad))
+        };
+        let screen = |points: &[Vec<f64>]| -> Vec<f64> {
+            points.iter().map(|p| score(p).unwrap().0).collect()
+        };
+        let search = Search {
+            candidates: 64,
+            refine: true,
+            region: Region::Global,
+        };
+        let (best, _) = maximize_smooth(
+            &score,
+            &screen,
+            &domain,
+            search,
+            &mut ChaCha8Rng::seed_from_u64(1),
+        );
+        // The nearest faces are y = 0 and y = 1, at 0.45 and 0.55: y = 0 wins.
+        for (b, e) in best.iter().zip([0.5, 0.0, 0.5]) {
+            assert!((b - e).abs() < 1e-6, "{best:?}");
         }
     }
 

@@ -159,12 +159,35 @@ fn improves(o: &Observed, b: &Observed, margin: f64) -> bool {
 pub struct Domain {
     pub d: usize,
     pub region: Option<TrustRegion>,
+    /// Only the cube's faces, where a maximum principle puts the optimum
+    /// (`strategies::physics::optimum_on_faces`); ignored inside a trust region.
+    pub faces: bool,
 }
 
 impl Domain {
     /// The whole unit cube.
     pub fn cube(d: usize) -> Domain {
-        Domain { d, region: None }
+        Domain {
+            d,
+            region: None,
+            faces: false,
+        }
+    }
+
+    fn on_faces(&self) -> bool {
+        self.faces && self.region.is_none()
+    }
+
+    /// The intervals a search from `p` may move in: [`Domain::bounds`], with the coordinate
+    /// that puts `p` on a face held there when the domain is the faces.
+    pub fn bounds_at(&self, p: &[f64]) -> Vec<(f64, f64)> {
+        let mut bounds = self.bounds();
+        if self.on_faces() {
+            if let Some(k) = p.iter().position(|v| *v == 0.0 || *v == 1.0) {
+                bounds[k] = (p[k], p[k]);
+            }
+        }
+        bounds
     }
 
     /// Per coordinate, the interval a point may take.
@@ -180,14 +203,31 @@ impl Domain {
         if let Some(r) = &self.region {
             r.place(&mut flat, seed);
         }
+        if self.on_faces() {
+            // Each point moves to its nearest face: every face gets points, in proportion.
+            for p in flat.chunks_mut(self.d) {
+                let nearest = (0..self.d).min_by(|&a, &b| {
+                    let gap = |i: usize| p[i].min(1.0 - p[i]);
+                    gap(a).total_cmp(&gap(b))
+                });
+                if let Some(k) = nearest {
+                    p[k] = p[k].round();
+                }
+            }
+        }
         flat
     }
 
-    /// A step's diagnostics with the region's side added when there is one.
+    /// A step's diagnostics with the region's side added when there is one, and
+    /// `search: "faces"` when only the faces were searched.
     pub fn annotate(&self, diagnostics: Diagnostics) -> Diagnostics {
-        Diagnostics {
+        let diagnostics = Diagnostics {
             region_side: self.region.as_ref().map(|r| r.side),
             ..diagnostics
+        };
+        match self.on_faces() {
+            true => diagnostics.with("search", "faces"),
+            false => diagnostics,
         }
     }
 }
@@ -270,6 +310,7 @@ mod tests {
             side: 0.1,
         };
         let domain = Domain {
+            faces: false,
             d,
             region: Some(region.clone()),
         };

@@ -13,7 +13,7 @@ use crate::acquisition::{
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::methods::choice;
-use crate::strategies::physics::{objective_field, residuals, PhysicsError};
+use crate::strategies::physics::{objective_field, optimum_on_faces, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper, Kernel, Prior};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling};
@@ -75,6 +75,9 @@ struct Saved {
 pub struct Physics {
     pub residuals: Residuals,
     pub scaling: Scaling,
+    /// A maximum principle puts the optimum on the box's faces: the acquisition searches
+    /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
+    pub faces: bool,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
 }
@@ -147,8 +150,11 @@ impl GpBo {
                 };
                 StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
             })?;
+        let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
+        let faces = problem.constraints.is_empty() && optimum_on_faces(&residuals, maximize);
         Ok(GpBo {
             physics: Some(Physics {
+                faces,
                 residuals,
                 scaling: choice(s, "scaling", Scaling::from_name),
                 previous: None,
@@ -403,7 +409,8 @@ impl Strategy for GpBo {
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
-        let domain = self.search.domain(history, d);
+        let mut domain = self.search.domain(history, d);
+        domain.faces = self.physics.as_ref().is_some_and(|p| p.faces);
         let (unit, value) = match self.acquisition {
             GpAcquisition::ExpectedImprovement => {
                 // Log EI plus the constraints' log probabilities: the same maximizer as

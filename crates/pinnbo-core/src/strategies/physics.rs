@@ -119,6 +119,93 @@ pub fn residuals(
     Ok(out)
 }
 
+/// Whether a maximum principle puts the optimum of the field on the box's faces, as far as
+/// the residual points show: at each, the pde reads `Σ a_ij ∂i∂j f + Σ b_i ∂i f = g` with no
+/// term in `f` itself, the matrix `a` definite with one sign `s` at every point (an elliptic
+/// operator: Laplace's, a diffusion with varying conductivity), and `s·g ≥ 0` everywhere for a
+/// maximum (the field is a subsolution) or `s·g ≤ 0` for a minimum. A smooth solution of such
+/// an equation takes that extremum on the boundary of the box (the weak maximum principle),
+/// so nothing inside can be better.
+pub fn optimum_on_faces(residuals: &Residuals, maximize: bool) -> bool {
+    let mut sign = 0.0;
+    let scale = residuals.targets.iter().fold(0.0f64, |m, g| m.max(g.abs()));
+    let tolerance = 1e-12 * scale.max(1.0);
+    for ((functional, &g), &value) in residuals
+        .functionals
+        .iter()
+        .zip(&residuals.targets)
+        .zip(&residuals.value_coefficients)
+    {
+        if value != 0.0 {
+            return false;
+        }
+        let Some(a) = second_order_part(functional) else {
+            return false;
+        };
+        if sign == 0.0 {
+            sign = a[0][0].signum();
+        }
+        let scaled: Vec<Vec<f64>> = a
+            .iter()
+            .map(|row| row.iter().map(|v| sign * v).collect())
+            .collect();
+        let held = if maximize {
+            sign * g >= -tolerance
+        } else {
+            sign * g <= tolerance
+        };
+        if sign == 0.0 || !positive_definite(scaled) || !held {
+            return false;
+        }
+    }
+    sign != 0.0
+}
+
+/// The symmetric matrix of a functional's second derivatives; None when it has a term of
+/// order above two.
+fn second_order_part(functional: &Functional) -> Option<Vec<Vec<f64>>> {
+    let d = functional.point.len();
+    let mut a = vec![vec![0.0; d]; d];
+    for term in &functional.terms {
+        let total: u32 = term.orders.iter().sum();
+        let axes: Vec<usize> = (0..d)
+            .flat_map(|i| std::iter::repeat_n(i, term.orders[i] as usize))
+            .collect();
+        match total {
+            0 | 1 => {}
+            2 => {
+                let (i, j) = (axes[0], axes[1]);
+                a[i][j] += term.coefficient / if i == j { 1.0 } else { 2.0 };
+                if i != j {
+                    a[j][i] += term.coefficient / 2.0;
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(a)
+}
+
+/// By elimination without pivoting: every pivot positive.
+fn positive_definite(mut a: Vec<Vec<f64>>) -> bool {
+    let d = a.len();
+    for k in 0..d {
+        if a[k][k].is_nan() || a[k][k] <= 0.0 {
+            return false;
+        }
+        let (pivot, rest) = a.split_at_mut(k + 1);
+        let pivot = &pivot[k];
+        for row in rest {
+            let factor = row[k] / pivot[k];
+            row.iter_mut()
+                .zip(pivot)
+                .skip(k)
+                .for_each(|(x, p)| *x -= factor * p);
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,6 +256,46 @@ mod tests {
             };
             assert!((coefficient(2) - 1.0 / 9.0).abs() < 1e-12);
             assert!((coefficient(0) - 9.0).abs() < 1e-12);
+        }
+    }
+
+    /// The residuals of `pde` for `field T(x, y)` on a plate.
+    fn plate(pde: &str) -> Residuals {
+        let text = format!(
+            "var x in [0, 1], y in [0, 2]\nfield T(x, y)\npde {pde}\nmaximize T\n\
+                            oracle external\n"
+        );
+        let problem = pinnbo_dsl::compile(&Source::new("p.pde", text.as_str()))
+            .unwrap()
+            .problem;
+        residuals(&problem, 0, &OperatorRegistry::new(), 32, 0).unwrap()
+    }
+
+    /// The maximum principle's conditions, each on its own: an elliptic operator without a
+    /// term in the field, whose source has the sign that keeps the extremum on the boundary.
+    #[test]
+    fn the_faces_hold_the_optimum_only_where_a_maximum_principle_says_so() {
+        let cases = [
+            // (pde, the maximum on the faces, the minimum on the faces)
+            ("laplacian(T) = 0", true, true),
+            ("d(T, x, 2) + 3*d(T, y, 2) + d(T, x) = 0", true, true),
+            ("d((1 + x^2)*d(T, x), x) + d(T, y, 2) = 0", true, true),
+            ("d(T, x, 2) + d(T, y, 2) + d(d(T, x), y) = 0", true, true),
+            ("-laplacian(T) = 0", true, true),
+            // A source: heat put in makes an interior maximum, taken out an interior minimum.
+            ("laplacian(T) = -40*exp(-(x - 0.5)^2/0.01)", false, true),
+            ("laplacian(T) = 1 + x", true, false),
+            // Not elliptic, or a term in T itself.
+            ("d(T, x, 2) - d(T, y, 2) = 0", false, false),
+            ("d(T, x, 2) = 0", false, false),
+            ("d(T, x) + d(T, y) = 0", false, false),
+            ("laplacian(T) + 9*T = 0", false, false),
+            ("d(T, x, 4) + d(T, y, 2) = 0", false, false),
+        ];
+        for (pde, maximum, minimum) in cases {
+            let r = plate(pde);
+            assert_eq!(optimum_on_faces(&r, true), maximum, "maximum, {pde}");
+            assert_eq!(optimum_on_faces(&r, false), minimum, "minimum, {pde}");
         }
     }
 }
