@@ -8,7 +8,7 @@
 use crate::exit::Exit;
 use pinnbo_core::run::ask_tell::{Outcome, Told};
 use pinnbo_core::run::journal::Ask;
-use pinnbo_core::run::{outputs, Run, RunConfig};
+use pinnbo_core::run::Run;
 use pinnbo_core::{BuildError, Evaluation, Optimization};
 use pinnbo_dsl::{Problem, Style};
 use serde_json::json;
@@ -145,9 +145,8 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
             return Exit::Invalid;
         }
     }
-    let summary = run.summary();
-    if let Err(e) = outputs::write(run.dir(), run.problem(), &summary, run.records()) {
-        eprintln!("error: {}: {e}", run.dir().display());
+    if let Err(e) = run.write_outputs() {
+        eprintln!("error: {e}");
         return Exit::Invalid;
     }
     Exit::Success
@@ -155,10 +154,6 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
 
 /// Opens the run in `dir` from its own folder; `budget` amends its budget.
 fn continue_run(dir: &Path, budget: Option<usize>) -> Result<Run, Exit> {
-    if budget == Some(0) {
-        eprintln!("error: --budget must be at least 1");
-        return Err(Exit::Usage);
-    }
     let reopened = Optimization::reopen(dir).map(|o| match budget {
         Some(b) => o.budget(b),
         None => o,
@@ -170,27 +165,20 @@ fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
     let problem = crate::load_or_report(&o.target, style)
         .ok_or(Exit::Invalid)?
         .problem;
-    let mut config = RunConfig::from_problem(&problem);
+    let mut optimization = Optimization::new(problem);
     if let Some(m) = &o.method {
-        config.method = m.clone();
+        optimization = optimization.method(m);
     }
     if let Some(s) = o.seed {
-        config.seed = s;
+        optimization = optimization.seed(s);
     }
     if let Some(b) = o.budget {
-        if b == 0 {
-            eprintln!("error: --budget must be at least 1");
-            return Err(Exit::Usage);
-        }
-        config.budget = b;
-        config.init = config.init.min(b);
+        optimization = optimization.budget(b);
     }
-    let dir = o.out.clone().unwrap_or_else(|| {
-        PathBuf::from(format!(
-            "{}-{}-seed{}",
-            problem.name, config.method, config.seed
-        ))
-    });
+    let dir = match &o.out {
+        Some(dir) => dir.clone(),
+        None => crate::solve_cmd::default_folder(optimization.problem(), optimization.config()),
+    };
     if dir.join("journal.jsonl").exists() {
         eprintln!(
             "error: {} already holds a run; ask it for points with `pinnbo ask {}`",
@@ -199,12 +187,7 @@ fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
         );
         return Err(Exit::Invalid);
     }
-    let run = built(
-        Optimization::new(problem)
-            .run_config(config)
-            .for_ask_tell()
-            .start(&dir),
-    )?;
+    let run = built(optimization.for_ask_tell().start(&dir))?;
     eprintln!("started a run in {}", dir.display());
     Ok(run)
 }

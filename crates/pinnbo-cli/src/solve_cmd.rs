@@ -151,7 +151,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
     };
     let outcome = drive(&mut run, options.quiet || options.json, options.parallel);
     let summary = run.summary();
-    if let Err(e) = write_outputs(&mut run, &summary) {
+    if let Err(e) = write_outputs(&mut run) {
         eprintln!("error: {e}");
         return Exit::Invalid;
     }
@@ -243,17 +243,7 @@ fn configure(
     let dir = match (&o.resume, &o.out) {
         (Some(dir), _) => dir.clone(),
         (None, Some(dir)) => dir.clone(),
-        // The default folder never clobbers an earlier run: -2, -3, .. are tried in turn.
-        (None, None) => {
-            let base = format!("{}-{}-seed{}", problem.name, config.method, config.seed);
-            (1..)
-                .map(|k| match k {
-                    1 => PathBuf::from(&base),
-                    _ => PathBuf::from(format!("{base}-{k}")),
-                })
-                .find(|d| !d.join("journal.jsonl").exists())
-                .expect("an unused folder name")
-        }
+        (None, None) => default_folder(problem, &config),
     };
     if o.resume.is_none() && dir.join("journal.jsonl").exists() {
         return Err(format!(
@@ -263,6 +253,19 @@ fn configure(
         ));
     }
     Ok((config, dir))
+}
+
+/// `./<problem>-<method>-seed<seed>`, never clobbering an earlier run: -2, -3, .. are tried
+/// in turn.
+pub(crate) fn default_folder(problem: &Problem, config: &RunConfig) -> PathBuf {
+    let base = format!("{}-{}-seed{}", problem.name, config.method, config.seed);
+    (1..)
+        .map(|k| match k {
+            1 => PathBuf::from(&base),
+            _ => PathBuf::from(format!("{base}-{k}")),
+        })
+        .find(|d| !d.join("journal.jsonl").exists())
+        .expect("an unused folder name")
 }
 
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal),
@@ -344,9 +347,8 @@ impl Observer for Progress {
     }
 }
 
-fn write_outputs(run: &mut Run, summary: &Summary) -> Result<(), String> {
-    outputs::write(run.dir(), run.problem(), summary, run.records())
-        .map_err(|e| format!("{}: {e}", run.dir().display()))?;
+fn write_outputs(run: &mut Run) -> Result<(), String> {
+    run.write_outputs()?;
     draw_evaluations(run)?;
     draw_surrogate(run)?;
     let dir = run.dir();

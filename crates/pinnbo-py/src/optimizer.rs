@@ -6,7 +6,6 @@ use crate::oracle::{Interrupt, PyOracle, Signals};
 use crate::problem::{with_settings, Problem};
 use crate::RunError;
 use pinnbo_core::run::ask_tell::{Outcome, Told};
-use pinnbo_core::run::outputs;
 use pinnbo_core::{BuildError, Evaluation, Optimization, Run, RunConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -77,24 +76,14 @@ impl Optimizer {
         settings: Option<&Bound<'_, PyDict>>,
         oracle: Option<Py<PyAny>>,
     ) -> PyResult<Optimizer> {
-        let mut config = RunConfig::from_problem(problem);
-        if let Some(m) = options.method.filter(|m| m != "auto") {
-            config.method = m;
-        }
+        let method = match options.method.filter(|m| m != "auto") {
+            Some(m) => m,
+            None => RunConfig::from_problem(problem).method,
+        };
         let problem = match settings.filter(|s| !s.is_empty()) {
-            Some(s) => with_settings(problem, &config.method, s)?,
+            Some(s) => with_settings(problem, &method, s)?,
             None => problem.clone(),
         };
-        if let Some(seed) = options.seed {
-            config.seed = seed;
-        }
-        if let Some(budget) = options.budget {
-            if budget == 0 {
-                return Err(PyValueError::new_err("budget must be at least 1"));
-            }
-            config.budget = budget;
-            config.init = config.init.min(budget);
-        }
         let dir = options
             .out
             .unwrap_or_else(|| temporary_folder(&problem.name));
@@ -105,9 +94,15 @@ impl Optimizer {
             )));
         }
         let interrupt = Interrupt::default();
-        let optimization = Optimization::new(problem)
-            .run_config(config)
+        let mut optimization = Optimization::new(problem)
+            .method(&method)
             .allow_exec(options.allow_exec);
+        if let Some(seed) = options.seed {
+            optimization = optimization.seed(seed);
+        }
+        if let Some(budget) = options.budget {
+            optimization = optimization.budget(budget);
+        }
         let optimization = match oracle {
             Some(f) => optimization.oracle(PyOracle::new(f, interrupt.clone())),
             None if options.allow_exec => optimization,
@@ -138,8 +133,7 @@ impl Optimizer {
 }
 
 fn write_outputs(run: &Run) -> PyResult<()> {
-    outputs::write(run.dir(), run.problem(), &run.summary(), run.records())
-        .map_err(|e| run_error(format!("{}: {e}", run.dir().display())))
+    run.write_outputs().map_err(run_error)
 }
 
 /// The pending point asked at `x`, if any (compared as asked: `ask` hands out exact values,
@@ -191,7 +185,6 @@ impl Optimizer {
         let interrupt = Interrupt::default();
         let reopened = Optimization::reopen(&out).map_err(build_error)?;
         let reopened = match budget {
-            Some(0) => return Err(PyValueError::new_err("budget must be at least 1")),
             Some(b) => reopened.budget(b),
             None => reopened,
         };

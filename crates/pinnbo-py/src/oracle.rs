@@ -8,7 +8,7 @@
 
 use crate::convert::array;
 use pinnbo_core::oracle::{Evaluation, Failure, Oracle};
-use pinnbo_core::{Observer, Run};
+use pinnbo_core::Observer;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -128,6 +128,4 @@ impl Observer for Signals {
             }
         }
     }
-
-    fn on_finish(&self, _run: &Run, _outcome: Result<(), &pinnbo_core::RunError>) {}
 }

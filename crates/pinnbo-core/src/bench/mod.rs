@@ -9,7 +9,6 @@ pub mod stats;
 
 use crate::oracle::{FdmOracle, SetupError};
 use crate::run::journal::{lock_for_writing, JournalError, Record};
-use crate::run::outputs;
 use crate::run::{Observer, Run, RunConfig, RunError};
 use crate::{BuildError, Optimization};
 use pinnbo_dsl::Problem;
@@ -240,9 +239,12 @@ impl Plan {
             Err(e) => Status::Stopped(e.to_string()),
         };
         // A run that stopped already says why; otherwise an unwritable folder is the reason.
-        if let Err(e) = outputs::write(&dir, run.problem(), &run.summary(), run.records()) {
-            if !matches!(status, Status::Stopped(_)) {
-                status = Status::Stopped(format!("{}: {e}", dir.display()));
+        // Only reading (`collect`), the folder is left as its run wrote it.
+        if observer.is_some() {
+            if let Err(e) = run.write_outputs() {
+                if !matches!(status, Status::Stopped(_)) {
+                    status = Status::Stopped(e);
+                }
             }
         }
         outcome(status, run.records().to_vec())

@@ -57,9 +57,15 @@ pub enum Told {
 impl Run {
     /// The points asked and not yet told, oldest first.
     pub fn pending(&self) -> Vec<&Ask> {
+        let answered: std::collections::HashSet<usize> = self
+            .records
+            .iter()
+            .filter(|r| r.phase != Phase::Extra)
+            .map(|r| r.rng.index)
+            .collect();
         self.asks
             .iter()
-            .filter(|a| self.answer(a.id).is_none())
+            .filter(|a| !answered.contains(&a.id))
             .collect()
     }
 
@@ -169,22 +175,7 @@ impl Run {
     /// an extra observation, counted in the budget like any other.
     pub fn tell_extra(&mut self, x: Vec<f64>, outcome: Outcome) -> Result<usize, RunError> {
         let outcome = self.checked(outcome)?;
-        let d = self.space.dim();
-        if x.len() != d {
-            return Err(RunError::Refused(format!(
-                "the point has {} coordinate(s), the problem has {d}",
-                x.len()
-            )));
-        }
-        let (lo, hi) = (self.problem.lower(), self.problem.upper());
-        for (k, v) in x.iter().enumerate() {
-            if !v.is_finite() || *v < lo[k] || *v > hi[k] {
-                return Err(RunError::Refused(format!(
-                    "{} = {v} is outside its bounds [{}, {}]",
-                    self.problem.coords[k].name, lo[k], hi[k]
-                )));
-            }
-        }
+        super::validate::point(&self.problem, &x).map_err(RunError::Refused)?;
         if self.records.len() + self.pending().len() >= self.config.budget {
             return Err(RunError::Refused(format!(
                 "the budget of {} evaluations is spent; raise it with --budget",

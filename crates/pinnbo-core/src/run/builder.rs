@@ -185,6 +185,9 @@ impl Optimization {
 
     /// Everything a run needs: the strategy, the oracle and its noise model.
     pub fn setup(self) -> Result<Setup, BuildError> {
+        if self.config.budget == 0 {
+            return Err(SetupError::Plain("the budget must be at least 1".into()).into());
+        }
         let mut strategy = match self.strategy {
             Some(s) => s,
             None => methods::strategy_with(

@@ -87,15 +87,10 @@ pub struct Ask {
     pub diagnostics: Diagnostics,
 }
 
-/// One line after the header.
-#[derive(Serialize)]
-struct AskLine<'a> {
-    ask: &'a Ask,
-}
-
-#[derive(Deserialize)]
-struct AskLineOwned {
-    ask: Ask,
+/// A line that hands out a point: `{"ask": ..}` (borrowed to write, owned when read).
+#[derive(Serialize, Deserialize)]
+struct AskLine<A> {
+    ask: A,
 }
 
 /// What a journal holds, as [`Journal::resume`] read it.
@@ -248,7 +243,7 @@ impl Journal {
             if header.is_none() {
                 header = Some(parse_header(&line).map_err(invalid)?);
             } else if line.starts_with("{\"ask\"") {
-                let a: AskLineOwned = serde_json::from_str(&line).map_err(|e| {
+                let a: AskLine<Ask> = serde_json::from_str(&line).map_err(|e| {
                     invalid(at_line(
                         number,
                         &format!("ask {} is unreadable", asks.len()),

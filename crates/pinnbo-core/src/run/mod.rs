@@ -580,6 +580,13 @@ impl Run {
     pub fn summary(&self) -> Summary {
         summarize(&self.problem, &self.config, &self.records)
     }
+
+    /// Writes `summary.json` and `history.csv` into the run's folder; an error names the
+    /// folder.
+    pub fn write_outputs(&self) -> Result<(), String> {
+        outputs::write(&self.dir, &self.problem, &self.summary(), &self.records)
+            .map_err(|e| format!("{}: {e}", self.dir.display()))
+    }
 }
 
 fn header(problem: &Problem, config: &RunConfig) -> Header {

@@ -52,24 +52,7 @@ impl Plan<'_> {
 
     /// The point has the problem's dimension and lies in its bounds.
     fn point(&self, x: &[f64]) -> Result<(), String> {
-        let d = self.space.dim();
-        if x.len() != d {
-            return Err(format!(
-                "x has {} value(s), the problem has {d} variable(s)",
-                x.len()
-            ));
-        }
-        let (lo, hi) = (self.problem.lower(), self.problem.upper());
-        for (k, v) in x.iter().enumerate() {
-            let slack = 1e-9 * (hi[k] - lo[k]).abs().max(1.0);
-            if !v.is_finite() || *v < lo[k] - slack || *v > hi[k] + slack {
-                return Err(format!(
-                    "x[{k}] = {v} is outside the bounds [{}, {}] of `{}`",
-                    lo[k], hi[k], self.problem.coords[k].name
-                ));
-            }
-        }
-        Ok(())
+        point(self.problem, x)
     }
 
     /// `slot`'s phase is the one the run's sequence gives it, and an initial-design slot holds
@@ -102,6 +85,29 @@ impl Plan<'_> {
         }
         Ok(())
     }
+}
+
+/// `x` has the problem's dimension and lies in its bounds (up to rounding: a journaled value
+/// read back, a point converted from the unit cube).
+pub(super) fn point(problem: &Problem, x: &[f64]) -> Result<(), String> {
+    let d = problem.dim();
+    if x.len() != d {
+        return Err(format!(
+            "x has {} value(s), the problem has {d} variable(s)",
+            x.len()
+        ));
+    }
+    let (lo, hi) = (problem.lower(), problem.upper());
+    for (k, v) in x.iter().enumerate() {
+        let slack = 1e-9 * (hi[k] - lo[k]).abs().max(1.0);
+        if !v.is_finite() || *v < lo[k] - slack || *v > hi[k] + slack {
+            return Err(format!(
+                "{} = {v} is outside its bounds [{}, {}]",
+                problem.coords[k].name, lo[k], hi[k]
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// A record holds finite observed values of the right shape, or a failure.
