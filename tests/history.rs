@@ -1,6 +1,6 @@
-//! End-to-end tests of a run's history: known noise kept as measured, extending and
-//! resuming runs (an edited problem file refused until accepted), importing earlier
-//! evaluations.
+//! End-to-end tests of a run's history: known noise kept as measured, exact oracles fitted
+//! without noise, extending and resuming runs (an edited problem file refused until
+//! accepted), importing earlier evaluations.
 
 mod common;
 mod support;
@@ -69,6 +69,41 @@ fn known_noise_never_alters_what_a_command_measured() {
         "{}",
         text(&refused.stderr)
     );
+}
+
+/// A closed form without a `noise` statement is exact: the GP holds its noise at the floor
+/// that keeps the kernel matrix factorable, at every step. The same function measured by a
+/// command may be noisy, and its noise is fitted.
+#[test]
+fn an_exact_oracle_is_fitted_without_noise() {
+    const MEASURE: &str = "#!/bin/sh
+awk -v a=\"$1\" 'BEGIN { printf \"%.12f\", sin(6 * a) + a }'\n";
+    let closed = "var x in [0, 1]\nminimize sin(6*x) + x\nbudget 8, init 4 sobol\nmethod gp-ei\n";
+    let command = "var x in [0, 1]\nfield f(x)\nminimize f\noracle command \"./measure.sh {x}\"\n\
+        budget 8, init 4 sobol\nmethod gp-ei\n";
+    let dir = scratch("solve-exact-noise", closed, &[("measure.sh", MEASURE)]);
+    std::fs::write(dir.join("command.pde"), command).unwrap();
+    let noise = |file: &str, out: &str| -> Vec<f64> {
+        let run = pinnbo(
+            &dir,
+            &["solve", file, "--allow-exec", "--out", out, "--quiet"],
+        );
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        records(&dir.join(out))
+            .iter()
+            .skip(4)
+            .map(|r| r["diagnostics"]["noise_variance"].as_f64().unwrap())
+            .collect()
+    };
+    let floor = (-13.8f64).exp();
+    let exact = noise("problem.pde", "closed");
+    assert_eq!(exact.len(), 4);
+    assert!(
+        exact.iter().all(|v| (v - floor).abs() < 1e-12 * floor),
+        "{exact:?}"
+    );
+    let fitted = noise("command.pde", "command");
+    assert!(fitted.iter().any(|v| *v > 10.0 * floor), "{fitted:?}");
 }
 
 /// `--resume DIR --budget N` extends a finished run (recorded, so `--resume DIR` alone

@@ -263,6 +263,13 @@ const PINN_BO: &[Spec] = &[
         "collocation points where the pde's residual is trained",
     ),
     Spec::new(
+        "residual_batch",
+        Kind::Int { min: 1 },
+        Default::Int(125),
+        "residual points per Adam step, dealt from a shuffled order that is drawn again once \
+         every point was used (a step costs that share of a pass over all of them)",
+    ),
+    Spec::new(
         "lambda_r",
         Kind::Positive,
         Default::Number(1.0),
@@ -299,7 +306,7 @@ const PINN_BO: &[Spec] = &[
         "warm_epochs",
         Kind::Int { min: 1 },
         Default::Int(100),
-        "full-batch Adam steps of a warm fit",
+        "Adam steps of a warm fit",
     ),
     Spec::new(
         "surrogate",
@@ -316,7 +323,7 @@ const PINN_BO: &[Spec] = &[
         "epochs",
         Kind::Int { min: 1 },
         Default::Int(1000),
-        "full-batch Adam steps per fit (fewer on a plateau)",
+        "Adam steps of a cold fit (fewer on a plateau)",
     ),
     lr(1e-2),
     Spec::new(
@@ -340,10 +347,10 @@ const GP: &[Spec] = &[
     Spec::new(
         "prior",
         Kind::Choice(&["none", "dimension-scaled"]),
-        Default::Name("none"),
-        "the hyperparameters' prior: none (maximum likelihood), or log-normal length scales \
-         whose median grows with the dimension and a log-normal noise variance (a posterior \
-         mode is fitted)",
+        Default::Name("dimension-scaled"),
+        "the hyperparameters' prior: log-normal length scales whose median grows with the \
+         dimension and a log-normal noise variance (a posterior mode is fitted), or none \
+         (maximum likelihood)",
     ),
     Spec::new(
         "restarts",

@@ -33,28 +33,29 @@ def beam(x):
 PROBLEMS = {"ackley-10": (ackley, -32.768, 32.768, 10, 0.0), "dropwave": (dropwave, -5.12, 5.12, 2, -1.0),
             "levy-10": (levy, -10.0, 10.0, 10, 0.0), "beam": (beam, 0.0, 1.0, 1, -5.94239633614588)}
 
-name, journals, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
-f, lo, hi, d, optimum = PROBLEMS[name]
-regrets = []
-for seed in range(10):
-    records = [json.loads(l) for l in open(f"{journals}/seed{seed}/journal.jsonl")][1:]
-    noise = statistics.pstdev([r["observed"]["objective"] - r["clean"]["objective"] for r in records])
-    init = [r for r in records if r["phase"] == "init"]
-    X = torch.tensor([r["x"] for r in init])
-    clean = torch.tensor([r["clean"]["objective"] for r in init])
-    Y = torch.tensor([r["observed"]["objective"] for r in init])
-    g = torch.Generator().manual_seed(seed)
-    while X.shape[0] < budget:
-        U = (X - lo) / (hi - lo)
-        model = SingleTaskGP(U, (-Y).unsqueeze(-1), outcome_transform=Standardize(m=1))
-        fit_gpytorch_mll(ExactMarginalLogLikelihood(model.likelihood, model))
-        acq = LogExpectedImprovement(model, best_f=(-Y).max())
-        u, _ = optimize_acqf(acq, bounds=torch.stack([torch.zeros(d), torch.ones(d)]), q=1, num_restarts=10, raw_samples=512)
-        x = lo + (hi - lo) * u
-        c = f(x)
-        X = torch.cat([X, x]); clean = torch.cat([clean, c])
-        Y = torch.cat([Y, c + noise * torch.randn(1, generator=g)])
-    regrets.append(clean.min().item() - optimum)
-    print(f"{name} seed {seed}: regret {regrets[-1]:.6g}", flush=True)
-m = statistics.mean(regrets); se = statistics.stdev(regrets) / math.sqrt(len(regrets))
-print(f"{name} budget {budget}: reference regret {m:.4g} ± {se:.2g} (10 seeds)")
+if __name__ == "__main__":
+    name, journals, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    f, lo, hi, d, optimum = PROBLEMS[name]
+    regrets = []
+    for seed in range(10):
+        records = [json.loads(l) for l in open(f"{journals}/seed{seed}/journal.jsonl")][1:]
+        noise = statistics.pstdev([r["observed"]["objective"] - r["clean"]["objective"] for r in records])
+        init = [r for r in records if r["phase"] == "init"]
+        X = torch.tensor([r["x"] for r in init])
+        clean = torch.tensor([r["clean"]["objective"] for r in init])
+        Y = torch.tensor([r["observed"]["objective"] for r in init])
+        g = torch.Generator().manual_seed(seed)
+        while X.shape[0] < budget:
+            U = (X - lo) / (hi - lo)
+            model = SingleTaskGP(U, (-Y).unsqueeze(-1), outcome_transform=Standardize(m=1))
+            fit_gpytorch_mll(ExactMarginalLogLikelihood(model.likelihood, model))
+            acq = LogExpectedImprovement(model, best_f=(-Y).max())
+            u, _ = optimize_acqf(acq, bounds=torch.stack([torch.zeros(d), torch.ones(d)]), q=1, num_restarts=10, raw_samples=512)
+            x = lo + (hi - lo) * u
+            c = f(x)
+            X = torch.cat([X, x]); clean = torch.cat([clean, c])
+            Y = torch.cat([Y, c + noise * torch.randn(1, generator=g)])
+        regrets.append(clean.min().item() - optimum)
+        print(f"{name} seed {seed}: regret {regrets[-1]:.6g}", flush=True)
+    m = statistics.mean(regrets); se = statistics.stdev(regrets) / math.sqrt(len(regrets))
+    print(f"{name} budget {budget}: reference regret {m:.4g} ± {se:.2g} (10 seeds)")

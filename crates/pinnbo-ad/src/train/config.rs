@@ -13,8 +13,12 @@ pub struct TrainConfig {
     pub patience: usize,
     pub min_improvement: f64,
     /// Observations per step, shuffled each epoch from `shuffle_seed` (None: all of them).
-    /// Residual terms always use all their points.
     pub batch: Option<usize>,
+    /// Each residual term's points per step (None: all of them), dealt from a shuffled order
+    /// drawn from the same stream again whenever it runs out: a step costs a fraction of a
+    /// full pass, and the plateau rule then reads losses over different points, so the best
+    /// weights are not restored.
+    pub residual_batch: Option<usize>,
     pub shuffle_seed: u64,
 }
 
@@ -29,6 +33,7 @@ impl Default for TrainConfig {
             patience: 500,
             min_improvement: 1e-4,
             batch: None,
+            residual_batch: None,
             shuffle_seed: 0,
         }
     }

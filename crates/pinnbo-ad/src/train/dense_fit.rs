@@ -9,7 +9,7 @@
 //! fits on the CPU; the candle path ([`Mlp::misfit_gradients`]) is the reference a test
 //! compares it with.
 
-use super::fit::{Fit, Observations};
+use super::fit::{Batch, Fit, Observations};
 use crate::adam::AdamConstants;
 use crate::dense_net::{product, DenseLayers, Real};
 use crate::mlp::Mlp;
@@ -230,8 +230,8 @@ impl<T: Real> DenseFit<T> {
 impl<T: Real> Fit for DenseFit<T> {
     type Weights = Vec<T>;
 
-    fn gradient(&mut self, batch: Option<&[u32]>) -> Result<f64> {
-        Ok(self.misfit_gradient(batch))
+    fn gradient(&mut self, batch: &Batch) -> Result<f64> {
+        Ok(self.misfit_gradient(batch.observations.as_deref()))
     }
 
     fn step(&mut self) -> Result<f64> {

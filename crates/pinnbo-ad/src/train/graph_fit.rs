@@ -1,7 +1,7 @@
 //! Training through candle: residual terms by autograd, data alone by the hand-written
 //! backward pass. Any device.
 
-use super::fit::{loss, Fit, Observations, ResidualTerm};
+use super::fit::{loss_on, Batch, Fit, Observations, ResidualTerm};
 use crate::adam::Adam;
 use crate::mlp::Mlp;
 use candle_core::backprop::GradStore;
@@ -20,10 +20,10 @@ pub(super) struct GraphFit<'a> {
 impl Fit for GraphFit<'_> {
     type Weights = Vec<Tensor>;
 
-    fn gradient(&mut self, batch: Option<&[u32]>) -> Result<f64> {
-        let selected = match (self.data, batch) {
+    fn gradient(&mut self, batch: &Batch) -> Result<f64> {
+        let selected = match (self.data, &batch.observations) {
             (Some(d), Some(index)) => {
-                let index = Tensor::new(index, d.values.device())?;
+                let index = Tensor::new(index.as_slice(), d.values.device())?;
                 Some(Observations {
                     points: d.points.index_select(&index, 0)?,
                     values: d.values.index_select(&index, 0)?,
@@ -35,7 +35,7 @@ impl Fit for GraphFit<'_> {
         let (value, grads) = match (data, self.terms.is_empty()) {
             (Some(d), true) => self.net.misfit_gradients(&d.points, &d.values)?,
             _ => {
-                let l = loss(self.net, data, self.terms)?;
+                let l = loss_on(self.net, data, self.terms, batch.residuals.as_deref())?;
                 let value = l.to_dtype(DType::F64)?.to_scalar::<f64>()?;
                 (value, l.backward()?)
             }

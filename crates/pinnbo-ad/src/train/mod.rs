@@ -1,7 +1,7 @@
 //! PINN training: a weighted sum of data misfit and residual terms, minimized by Adam with an
 //! exponentially decaying learning rate, optionally pulled toward the initial weights, stopped
-//! early on a plateau. Full batch, or shuffled mini-batches of the observations from a seed:
-//! the same network, data and seed give the same run.
+//! early on a plateau. Full batch, or shuffled mini-batches of the observations and of the
+//! residual points from a seed: the same network, data and seed give the same run.
 
 //!
 //! `fit.rs` says what is fitted (observations, residual terms, the loss) and the [`fit::Fit`]
@@ -72,7 +72,10 @@ pub fn train_toward(
         )?,
         grads: None,
     };
-    run_epochs(&mut fit, n, config)
+    let residual_points = (terms.iter())
+        .map(|t| t.points.dim(0))
+        .collect::<Result<Vec<_>>>()?;
+    run_epochs(&mut fit, n, &residual_points, config)
 }
 
 fn train_dense<T: Real>(
@@ -83,7 +86,7 @@ fn train_dense<T: Real>(
     config: &TrainConfig,
 ) -> Result<TrainReport> {
     let mut fit = DenseFit::<T>::new(net, anchor_at, data, config.lr, config.anchor)?;
-    let report = run_epochs(&mut fit, n, config)?;
+    let report = run_epochs(&mut fit, n, &[], config)?;
     fit.write_back(net)?;
     Ok(report)
 }

@@ -23,6 +23,15 @@ pub struct NoiseModel {
 }
 
 impl NoiseModel {
+    /// No noise on any value: what the file's own closed forms and FDM fields return when the
+    /// file has no `noise` statement.
+    pub fn exact(constraints: usize) -> NoiseModel {
+        NoiseModel {
+            objective_std: 0.0,
+            constraint_std: vec![0.0; constraints],
+        }
+    }
+
     /// The problem's `noise` statement resolved to standard deviations. A level relative to
     /// the range is measured on Sobol points, which needs a cheap oracle (closed form or
     /// FDM), never an external command.

@@ -223,7 +223,12 @@ impl Optimization {
         let noise = match added {
             true => model,
             false => {
-                if let Some(known) = &model {
+                // The file's own closed form or FDM field, without a `noise` statement, is
+                // exact: its values are known to carry no noise, where a fitted noise level
+                // would smooth over what was computed (docs/decisions.md "Exact oracles").
+                let exact = self.problem.noise.is_none() && cheap;
+                let exact = exact.then(|| NoiseModel::exact(self.problem.constraints.len()));
+                if let Some(known) = model.as_ref().or(exact.as_ref()) {
                     strategy.known_noise(known);
                 }
                 None

@@ -286,11 +286,7 @@ mod tests {
             ("lr", "0.001"),
             ("dtype", "f32"),
         ];
-        let gp = [
-            ("kernel", "se"),
-            ("prior", "dimension-scaled"),
-            ("restarts", "1"),
-        ];
+        let gp = [("kernel", "se"), ("prior", "none"), ("restarts", "1")];
         match method {
             "neural-bo" => (
                 "width 16, epochs 2, steps 20, start previous, warm_steps 5, candidates 256, acquisition random",
@@ -338,6 +334,7 @@ mod tests {
                         ("lambda", "0.1"),
                         ("nu", "2"),
                         ("residual_points", "24"),
+                        ("residual_batch", "8"),
                         ("lambda_r", "0.1"),
                         ("sampling", "uniform"),
                         ("scaling", "global"),

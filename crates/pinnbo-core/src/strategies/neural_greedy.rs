@@ -104,6 +104,7 @@ impl Strategy for NeuralGreedy {
             patience: c.epochs,
             min_improvement: 0.0,
             batch: None,
+            residual_batch: None,
             shuffle_seed: 0,
         };
         let (net, report) = fit(initial, None, &observed, y, &training).within(PART)?;

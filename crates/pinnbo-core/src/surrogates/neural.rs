@@ -270,6 +270,7 @@ impl NeuralSurrogate {
             patience: usize::MAX,
             min_improvement: 0.0,
             batch: self.config.batch,
+            residual_batch: None,
             shuffle_seed,
         };
         let initial = self.initial.to_dtype(self.config.dtype).within(PART)?;

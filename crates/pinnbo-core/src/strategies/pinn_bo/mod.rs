@@ -29,7 +29,10 @@
 //! Schedule: every `retrain_every` steps a cold fit from θ0 (the run's one draw, or a fresh
 //! draw from the step's random stream: `init`); in between, the previous step's network
 //! trains on for `warm_epochs` (its output scale kept, so it starts as the function it was).
-//! The network and the count are strategy state, saved with the journal.
+//! The network and the count are strategy state, saved with the journal. Each Adam step sees
+//! `residual_batch` of the residual points, dealt from a shuffled order (all observations
+//! every step): a step costs that share of a full pass, and on the beam the fits reached the
+//! same losses in the same number of steps (docs/decisions.md "PINN-BO's residual batches").
 
 use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
@@ -97,6 +100,8 @@ pub struct PinnBoConfig {
     /// λ1 = λ2 of the information terms.
     pub lambda: f64,
     pub residual_points: usize,
+    /// Residual points per Adam step.
+    pub residual_batch: usize,
     /// Weight of the pde's mean squared residual against the data's.
     pub lambda_r: f64,
     pub sampling: Sampling,
@@ -131,6 +136,7 @@ impl PinnBoConfig {
             bias: s.number("bias"),
             lambda: s.number("lambda"),
             residual_points: s.count("residual_points"),
+            residual_batch: s.count("residual_batch"),
             lambda_r: s.number("lambda_r"),
             sampling: choice(s, "sampling", |n| match n {
                 "sobol" => Some(Sampling::Sobol),
@@ -538,6 +544,7 @@ impl PinnBo {
             patience: 200,
             min_improvement: 1e-3,
             batch: None,
+            residual_batch: Some(c.residual_batch),
             shuffle_seed: 0,
         };
         let report = train(&start.net, Some(&data), &self.terms, &training).within(PART)?;
