@@ -4,6 +4,7 @@
 use crate::strategies::StrategyError;
 use crate::surrogates::pde_gp::kernel::{Functional, Term};
 use crate::surrogates::pde_gp::Residuals;
+use faer::{Mat, Side};
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::{OperatorRegistry, Residual};
@@ -145,10 +146,7 @@ pub fn optimum_on_faces(residuals: &Residuals, maximize: bool) -> bool {
         if sign == 0.0 {
             sign = a[0][0].signum();
         }
-        let scaled: Vec<Vec<f64>> = a
-            .iter()
-            .map(|row| row.iter().map(|v| sign * v).collect())
-            .collect();
+        let scaled = Mat::from_fn(a.len(), a.len(), |i, j| sign * a[i][j]);
         let held = if maximize {
             sign * g >= -tolerance
         } else {
@@ -186,24 +184,10 @@ fn second_order_part(functional: &Functional) -> Option<Vec<Vec<f64>>> {
     Some(a)
 }
 
-/// By elimination without pivoting: every pivot positive.
-fn positive_definite(mut a: Vec<Vec<f64>>) -> bool {
-    let d = a.len();
-    for k in 0..d {
-        if a[k][k].is_nan() || a[k][k] <= 0.0 {
-            return false;
-        }
-        let (pivot, rest) = a.split_at_mut(k + 1);
-        let pivot = &pivot[k];
-        for row in rest {
-            let factor = row[k] / pivot[k];
-            row.iter_mut()
-                .zip(pivot)
-                .skip(k)
-                .for_each(|(x, p)| *x -= factor * p);
-        }
-    }
-    true
+/// Whether the symmetric `a` is positive definite: its Cholesky factorization exists.
+fn positive_definite(a: Mat<f64>) -> bool {
+    let finite = (0..a.nrows()).all(|i| (0..a.ncols()).all(|j| a[(i, j)].is_finite()));
+    finite && a.llt(Side::Lower).is_ok()
 }
 
 #[cfg(test)]
