@@ -353,6 +353,13 @@ const GP: &[Spec] = &[
          (maximum likelihood)",
     ),
     Spec::new(
+        "mean",
+        Kind::Choice(&["constant", "average"]),
+        Default::Name("constant"),
+        "the prior mean: a constant fitted with the hyperparameters (where the model returns \
+         to away from the data), or the observations' average",
+    ),
+    Spec::new(
         "restarts",
         Kind::Int { min: 1 },
         Default::Int(3),
@@ -398,6 +405,13 @@ const PHYSICS_GP: &[Spec] = &[
         Kind::Choice(&["none", "dimension-scaled"]),
         Default::Name("dimension-scaled"),
         "the hyperparameters' prior, as for the plain GPs",
+    ),
+    Spec::new(
+        "mean",
+        Kind::Choice(&["constant", "average"]),
+        Default::Name("constant"),
+        "the prior mean, as for the plain GPs (a constant moves each residual equation by its \
+         coefficient of the field itself)",
     ),
     Spec::new(
         "restarts",

@@ -15,8 +15,8 @@ use crate::space::Space;
 use crate::strategies::methods::choice;
 use crate::strategies::physics::{objective_field, optimum_on_faces, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::gp::{GpModel, Hyper, Kernel, Prior};
-use crate::surrogates::pde_gp::{PdeGp, PdeHyper, Residuals, Scaling};
+use crate::surrogates::gp::{GpModel, GpSpec, Hyper, Kernel, Mean, Prior};
+use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use faer::Mat;
 use pinnbo_ad::linear::LinearError;
@@ -40,8 +40,9 @@ const TS_CANDIDATES: usize = 1024;
 
 pub struct GpBo {
     pub acquisition: GpAcquisition,
-    pub kernel: Kernel,
-    pub prior: Prior,
+    /// The plain GPs' model (the objective's unless there is a pde, and every
+    /// constraint's); physics-gp reads its prior.
+    pub model: GpSpec,
     pub restarts: usize,
     pub search: Search,
     /// UCB's β; by default β_t = 0.2 · 2 log(d t² π² / 0.6) (Srinivas et al. with δ = 0.1,
@@ -98,13 +99,16 @@ impl GpBo {
         };
         GpBo {
             acquisition,
-            // The physics-informed GP's kernel is the squared exponential (its derivatives
-            // reach any order); its constraints' GPs keep the plain default.
-            kernel: match s.info.name {
-                "physics-gp" => Kernel::Matern52,
-                _ => choice(s, "kernel", Kernel::from_name),
+            // physics-gp's objective has its own squared-exponential model (derivatives to
+            // any order); its constraints' plain GPs take the plain defaults.
+            model: GpSpec {
+                kernel: match s.info.name {
+                    "physics-gp" => Kernel::Matern52,
+                    _ => choice(s, "kernel", Kernel::from_name),
+                },
+                prior: choice(s, "prior", Prior::from_name),
+                mean: choice(s, "mean", Mean::from_name),
             },
-            prior: choice(s, "prior", Prior::from_name),
             restarts: s.count("restarts"),
             // A stationary GP's mean and variance level off at the prior away from the data,
             // so its acquisition stays interior in high dimension without a trust region
@@ -179,9 +183,9 @@ impl GpBo {
                 previous: self.previous.objective.as_ref(),
                 restarts: self.restarts,
             };
-            let gp =
-                GpModel::fit(self.kernel, self.prior, &x, &y, starts, noise, rng).within(PART)?;
-            let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter());
+            let gp = GpModel::fit(self.model, &x, &y, starts, noise, rng).within(PART)?;
+            let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter())
+                .with("prior_mean", gp.standardizer.inverse(gp.constant));
             let optimum = Optimum::Plain(gp.hyper.clone());
             return Ok((Box::new(gp), diagnostics, optimum));
         };
@@ -189,17 +193,14 @@ impl GpBo {
             previous: physics.previous.as_ref(),
             restarts: self.restarts,
         };
-        let gp = PdeGp::fit(
-            self.prior,
-            physics.scaling,
-            &x,
-            &y,
-            &physics.residuals,
-            starts,
-            noise,
-        )
-        .within(PART)?;
+        let model = PdeModel {
+            prior: self.model.prior,
+            scaling: physics.scaling,
+            mean: self.model.mean,
+        };
+        let gp = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
         let diagnostics = hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
+            .with("prior_mean", gp.standardizer.inverse(gp.constant))
             .with("pde_relative_noise", gp.hyper.log_relative.exp())
             .with("residual_points", physics.residuals.functionals.len());
         let optimum = Optimum::Physics(gp.hyper.clone());
@@ -375,7 +376,7 @@ impl Strategy for GpBo {
                 };
                 let noise =
                     (self.known_noise.as_ref()).and_then(|n| n.constraint_std.get(c).copied());
-                GpModel::fit(self.kernel, self.prior, &x, &v, starts, noise, rng).within(PART)
+                GpModel::fit(self.model, &x, &v, starts, noise, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous.constraints = constraints.iter().map(|g| g.hyper.clone()).collect();

@@ -286,7 +286,12 @@ mod tests {
             ("lr", "0.001"),
             ("dtype", "f32"),
         ];
-        let gp = [("kernel", "se"), ("prior", "none"), ("restarts", "1")];
+        let gp = [
+            ("kernel", "se"),
+            ("prior", "none"),
+            ("mean", "average"),
+            ("restarts", "1"),
+        ];
         match method {
             "neural-bo" => (
                 "width 16, epochs 2, steps 20, start previous, warm_steps 5, candidates 256, acquisition random",
@@ -364,6 +369,7 @@ mod tests {
                         ("residual_points", "9"),
                         ("scaling", "global"),
                         ("prior", "none"),
+                        ("mean", "average"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],

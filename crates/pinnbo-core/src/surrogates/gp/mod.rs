@@ -49,6 +49,54 @@ impl Kernel {
     }
 }
 
+/// The prior mean of the standardized outputs: where the model returns to away from the
+/// data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mean {
+    /// A constant, fitted with the hyperparameters: for given ones the likelihood's optimum
+    /// in it is the generalized least-squares estimate `1ᵀK⁻¹y / 1ᵀK⁻¹1`, so it is profiled
+    /// out of the fit. The observations' average counts every point alike; this estimate
+    /// discounts points that the kernel says repeat each other's information, and on a
+    /// peaked objective it sits nearer the bulk of the values than the few extreme ones
+    /// (docs/decisions.md "A fitted constant mean").
+    Constant,
+    /// The observations' average (zero in standardized units).
+    Average,
+}
+
+impl Mean {
+    pub fn from_name(name: &str) -> Option<Mean> {
+        match name {
+            "constant" => Some(Mean::Constant),
+            "average" => Some(Mean::Average),
+            _ => None,
+        }
+    }
+
+    /// The constant for the factored kernel matrix `spd` and standardized values `y`, and
+    /// the weights `K⁻¹(y − c)`.
+    fn weights(self, spd: &Spd, y: &[f64]) -> (f64, Vec<f64>) {
+        let constant = match self {
+            Mean::Average => 0.0,
+            Mean::Constant => {
+                let k_inv_ones = spd.solve(&vec![1.0; y.len()]);
+                let along: f64 = k_inv_ones.iter().zip(y).map(|(a, b)| a * b).sum();
+                along / k_inv_ones.iter().sum::<f64>()
+            }
+        };
+        let centred: Vec<f64> = y.iter().map(|v| v - constant).collect();
+        (constant, spd.solve(&centred))
+    }
+}
+
+/// The model a plain GP fits: its kernel, its hyperparameters' prior and its mean.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GpSpec {
+    pub kernel: Kernel,
+    pub prior: Prior,
+    pub mean: Mean,
+}
+
 /// What the hyperparameters are believed before the data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Prior {
@@ -140,6 +188,8 @@ const WARM_STOP: Stop = Stop {
 pub struct GpModel {
     kernel: Kernel,
     pub hyper: Hyper,
+    /// The prior mean (standardized units).
+    pub constant: f64,
     x: Vec<Vec<f64>>,
     alpha: Vec<f64>,
     spd: Spd,
@@ -223,22 +273,16 @@ fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<
 }
 
 /// Negative log marginal likelihood (plus the prior's −log density) and its gradient in the
-/// log-parameters.
-fn nll_and_gradient(
-    kernel: Kernel,
-    prior: Prior,
-    x: &[Vec<f64>],
-    y: &[f64],
-    h: &Hyper,
-) -> Option<(f64, Vec<f64>)> {
+/// log-parameters. A fitted constant mean is at its optimum for `h`, so the gradient in the
+/// other parameters is the one at that constant held fixed.
+fn nll_and_gradient(spec: GpSpec, x: &[Vec<f64>], y: &[f64], h: &Hyper) -> Option<(f64, Vec<f64>)> {
     let n = x.len();
     let d = h.log_lengthscales.len();
-    let (k, slope) = kernel_matrices(kernel, x, h);
+    let (k, slope) = kernel_matrices(spec.kernel, x, h);
     let spd = Spd::new(&k, "kernel").ok()?;
-    let alpha = spd.solve(y);
-    let nll = 0.5 * y.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
-        + 0.5 * spd.log_det()
-        + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
+    let (constant, alpha) = spec.mean.weights(&spd, y);
+    let fit: f64 = y.iter().zip(&alpha).map(|(v, a)| (v - constant) * a).sum();
+    let nll = 0.5 * fit + 0.5 * spd.log_det() + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
     // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ), over the lower triangle twice plus the diagonal;
     // each column's share in parallel, summed in column order (the same sum on any number
     // of threads).
@@ -269,7 +313,7 @@ fn nll_and_gradient(
     for share in shares {
         grad.iter_mut().zip(share).for_each(|(g, s)| *g += s);
     }
-    let (penalty, prior_grad) = prior.penalty(h);
+    let (penalty, prior_grad) = spec.prior.penalty(h);
     for (g, p) in grad.iter_mut().zip(prior_grad) {
         *g += p;
     }
@@ -278,8 +322,7 @@ fn nll_and_gradient(
 
 /// Projected L-BFGS on the log-parameters from `start`, inside their bounds.
 fn fit_from(
-    kernel: Kernel,
-    prior: Prior,
+    spec: GpSpec,
     x: &[Vec<f64>],
     y: &[f64],
     start: &Hyper,
@@ -294,8 +337,7 @@ fn fit_from(
             _ => noise,
         })
         .unzip();
-    let objective =
-        |theta: &[f64]| nll_and_gradient(kernel, prior, x, y, &Hyper::from_packed(theta)?);
+    let objective = |theta: &[f64]| nll_and_gradient(spec, x, y, &Hyper::from_packed(theta)?);
     let (value, theta) = bounded::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
     Some((value, Hyper::from_packed(&theta)?))
 }
@@ -342,8 +384,7 @@ impl GpModel {
     /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`. A known noise
     /// standard deviation (the values' units) is held fixed instead of fitted.
     pub fn fit(
-        kernel: Kernel,
-        prior: Prior,
+        spec: GpSpec,
         x: &[Vec<f64>],
         values: &[f64],
         starts: Starts<Hyper>,
@@ -376,7 +417,7 @@ impl GpModel {
         // the result does not depend on the number of threads.
         let fits: Vec<Option<(f64, Hyper)>> = starts
             .into_par_iter()
-            .map(|(start, stop)| fit_from(kernel, prior, x, &y, &start, stop, noise))
+            .map(|(start, stop)| fit_from(spec, x, &y, &start, stop, noise))
             .collect();
         let mut best: Option<(f64, Hyper)> = None;
         for (nll, h) in fits.into_iter().flatten() {
@@ -394,12 +435,25 @@ impl GpModel {
             },
         ));
         // Reported without the prior's penalty: the data's fit alone.
-        let nll = nll - prior.penalty(&hyper).0;
-        let spd = Spd::new(&covariance(kernel, x, &hyper), "kernel")?;
-        let alpha = spd.solve(&y);
+        let nll = nll - spec.prior.penalty(&hyper).0;
+        GpModel::conditioned(spec, x, &y, standardizer, hyper, nll)
+    }
+
+    /// The posterior under `hyper` given standardized values `y`.
+    fn conditioned(
+        spec: GpSpec,
+        x: &[Vec<f64>],
+        y: &[f64],
+        standardizer: Standardizer,
+        hyper: Hyper,
+        nll: f64,
+    ) -> Result<GpModel, GpError> {
+        let spd = Spd::new(&covariance(spec.kernel, x, &hyper), "kernel")?;
+        let (constant, alpha) = spec.mean.weights(&spd, y);
         Ok(GpModel {
-            kernel,
+            kernel: spec.kernel,
             hyper,
+            constant,
             x: x.to_vec(),
             alpha,
             spd,
@@ -443,26 +497,30 @@ impl GpPosterior for GpModel {
             }
         }
         let w = self.spd.solve(&k);
-        Gradient::from_cross(&k, &dk, &self.alpha, &w, s2)
+        let g = Gradient::from_cross(&k, &dk, &self.alpha, &w, s2);
+        Gradient {
+            mean: self.constant + g.mean,
+            ..g
+        }
     }
 
     fn mean_standardized(&self, u: &[f64]) -> f64 {
-        self.cross(u)
-            .iter()
-            .zip(&self.alpha)
-            .map(|(a, b)| a * b)
-            .sum()
+        let k = self.cross(u);
+        self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>()
     }
 
     fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
         let s2 = self.hyper.log_signal.exp();
-        batch_posterior(points, |u| self.cross(u), &self.alpha, &self.spd, s2)
+        let many = batch_posterior(points, |u| self.cross(u), &self.alpha, &self.spd, s2);
+        many.into_iter()
+            .map(|(m, v)| (self.constant + m, v))
+            .collect()
     }
 
     /// Posterior mean and variance of the latent function at `u`, standardized units.
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let k = self.cross(u);
-        let mean = k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum();
+        let mean = self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>();
         let v = self.spd.half_solve(&k);
         let var = self.hyper.log_signal.exp() - v.iter().map(|a| a * a).sum::<f64>();
         (mean, var.max(0.0))
@@ -473,10 +531,11 @@ impl GpPosterior for GpModel {
         let cross: Vec<Vec<f64>> = points.iter().map(|p| self.cross(p)).collect();
         let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
-        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+        let (means, cov) = joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
             let r2 = scaled_r2(&points[i], &points[j], &inv_l2);
             s2 * self.kernel.eval(r2).0
-        })
+        });
+        (means.into_iter().map(|m| self.constant + m).collect(), cov)
     }
 }
 

@@ -1,6 +1,15 @@
 use super::*;
 use rand::SeedableRng;
 
+/// The default model with `kernel` and `prior`.
+fn spec(kernel: Kernel, prior: Prior) -> GpSpec {
+    GpSpec {
+        kernel,
+        prior,
+        mean: Mean::Constant,
+    }
+}
+
 fn cold(restarts: usize) -> Starts<'static, Hyper> {
     Starts {
         previous: None,
@@ -22,6 +31,7 @@ fn posterior_matches_a_hand_computation() {
     let model = GpModel {
         kernel: Kernel::SquaredExponential,
         hyper: h,
+        constant: 0.0,
         x: x.clone(),
         alpha: spd.solve(&y),
         spd,
@@ -50,7 +60,15 @@ fn posterior_matches_a_hand_computation() {
 #[test]
 fn likelihood_gradient_matches_differences() {
     for prior in [Prior::None, Prior::DimensionScaled] {
-        gradient_matches_differences(prior);
+        for mean in [Mean::Constant, Mean::Average] {
+            for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+                gradient_matches_differences(GpSpec {
+                    kernel,
+                    prior,
+                    mean,
+                });
+            }
+        }
     }
 }
 
@@ -72,17 +90,17 @@ fn the_prior_is_log_normal_with_a_dimension_scaled_median() {
     assert!(g.iter().all(|v| *v == 0.0));
 }
 
-fn gradient_matches_differences(prior: Prior) {
+fn gradient_matches_differences(spec: GpSpec) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let x: Vec<Vec<f64>> = (0..12).map(|_| vec![rng.random(), rng.random()]).collect();
     let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
-    for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+    {
         let h = Hyper {
             log_lengthscales: vec![-1.0, -0.5],
             log_signal: 0.2,
             log_noise: -4.0,
         };
-        let (_, g) = nll_and_gradient(kernel, prior, &x, &y, &h).unwrap();
+        let (_, g) = nll_and_gradient(spec, &x, &y, &h).unwrap();
         let eps = 1e-6;
         for (i, analytic) in g.iter().enumerate() {
             let shifted = |s: f64| {
@@ -92,12 +110,12 @@ fn gradient_matches_differences(prior: Prior) {
                     2 => t.log_signal += s,
                     _ => t.log_noise += s,
                 }
-                nll_and_gradient(kernel, prior, &x, &y, &t).unwrap().0
+                nll_and_gradient(spec, &x, &y, &t).unwrap().0
             };
             let fd = (shifted(eps) - shifted(-eps)) / (2.0 * eps);
             assert!(
                 (fd - analytic).abs() < 1e-5 * fd.abs().max(1.0),
-                "{kernel:?} {i}: {analytic} vs {fd}"
+                "{spec:?} {i}: {analytic} vs {fd}"
             );
         }
     }
@@ -110,7 +128,8 @@ fn prediction_gradients_match_differences() {
     let x: Vec<Vec<f64>> = (0..10).map(|_| vec![rng.random(), rng.random()]).collect();
     let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
     for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-        let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(1), None, &mut rng).unwrap();
+        let model =
+            GpModel::fit(spec(kernel, Prior::None), &x, &y, cold(1), None, &mut rng).unwrap();
         crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
     }
 }
@@ -137,11 +156,11 @@ fn a_warm_fit_continues_from_the_previous_optimum() {
                 restarts: 3,
             };
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            GpModel::fit(kernel, Prior::None, &x, &y, starts, None, &mut rng).unwrap()
+            GpModel::fit(spec(kernel, Prior::None), &x, &y, starts, None, &mut rng).unwrap()
         };
         let cold = fit(None);
         let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
-        let at_poor = nll_and_gradient(kernel, Prior::None, &x, &standardized, &poor);
+        let at_poor = nll_and_gradient(spec(kernel, Prior::None), &x, &standardized, &poor);
         let from_poor = fit(Some(&poor));
         assert!(
             from_poor.nll < at_poor.unwrap().0 - 1.0,
@@ -180,7 +199,8 @@ fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
         let y: Vec<f64> = (0..x.len())
             .map(|i| (0..=i).map(|j| l[(i, j)] * z[j]).sum())
             .collect();
-        let model = GpModel::fit(kernel, Prior::None, &x, &y, cold(3), None, &mut rng).unwrap();
+        let model =
+            GpModel::fit(spec(kernel, Prior::None), &x, &y, cold(3), None, &mut rng).unwrap();
         for (fitted, true_log) in model
             .hyper
             .log_lengthscales
@@ -204,8 +224,7 @@ fn fitting_improves_the_likelihood_and_interpolates() {
     let x: Vec<Vec<f64>> = (0..20).map(|i| vec![i as f64 / 19.0]).collect();
     let y: Vec<f64> = x.iter().map(|p| (6.0 * p[0]).sin()).collect();
     let model = GpModel::fit(
-        Kernel::Matern52,
-        Prior::None,
+        spec(Kernel::Matern52, Prior::None),
         &x,
         &y,
         cold(3),
@@ -216,4 +235,86 @@ fn fitting_improves_the_likelihood_and_interpolates() {
     let (m, s) = model.predict(&[0.5]);
     assert!((m - 3f64.sin()).abs() < 0.02, "{m} ± {s}");
     assert!(s < 0.05);
+}
+
+/// The fitted constant is the likelihood's optimum in the mean: the likelihood with it equals
+/// the one of the values less it under the average mean, and moving the constant either way
+/// lowers that; adding a constant to the data changes nothing but the constant.
+#[test]
+fn the_constant_mean_is_the_likelihoods_optimum() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let x: Vec<Vec<f64>> = (0..15).map(|_| vec![rng.random(), rng.random()]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + 2.0 * p[1]).collect();
+    let h = Hyper {
+        log_lengthscales: vec![-1.0, -0.5],
+        log_signal: 0.2,
+        log_noise: -4.0,
+    };
+    let constant = spec(Kernel::Matern52, Prior::None);
+    let average = GpSpec {
+        mean: Mean::Average,
+        ..constant
+    };
+    let spd = Spd::new(&covariance(constant.kernel, &x, &h), "k").unwrap();
+    let (c, _) = Mean::Constant.weights(&spd, &y);
+    let nll = |s: GpSpec, shift: f64| {
+        let shifted: Vec<f64> = y.iter().map(|v| v - shift).collect();
+        nll_and_gradient(s, &x, &shifted, &h).unwrap()
+    };
+    let at_c = nll(average, c).0;
+    assert!((nll(constant, 0.0).0 - at_c).abs() < 1e-10);
+    for delta in [-0.1, 0.1] {
+        assert!(nll(average, c + delta).0 > at_c + 1e-6, "{delta}");
+    }
+    let (moved, grad) = nll(constant, 3.0);
+    let (before, grad_before) = nll(constant, 0.0);
+    assert!((moved - before).abs() < 1e-9);
+    assert!(grad
+        .iter()
+        .zip(&grad_before)
+        .all(|(a, b)| (a - b).abs() < 1e-8));
+}
+
+/// Far from the data the model returns to its constant, in the data's units; the average
+/// mean returns to the observations' average, and the fitted constant counts a cluster of
+/// near-repeats as fewer points than it holds.
+#[test]
+fn far_from_the_data_the_model_returns_to_its_mean() {
+    let mut rng = ChaCha8Rng::seed_from_u64(6);
+    // Ten high values clustered in one corner, ten low ones spread along the far side.
+    let mut x: Vec<Vec<f64>> = (0..10)
+        .map(|_| vec![0.02 * rng.random::<f64>(), 0.05])
+        .collect();
+    x.extend((0..10).map(|i| vec![0.3 + 0.07 * i as f64, 0.9]));
+    let y: Vec<f64> = x
+        .iter()
+        .map(|p| if p[1] < 0.5 { 10.0 } else { 1.0 + p[0] })
+        .collect();
+    let average_value = y.iter().sum::<f64>() / y.len() as f64;
+    let h = Hyper {
+        log_lengthscales: vec![0.05f64.ln(); 2],
+        log_signal: 0.0,
+        log_noise: -8.0,
+    };
+    let standardizer = Standardizer::fit(&y);
+    let z: Vec<f64> = y.iter().map(|v| standardizer.forward(*v)).collect();
+    for mean in [Mean::Constant, Mean::Average] {
+        let s = GpSpec {
+            mean,
+            ..spec(Kernel::SquaredExponential, Prior::None)
+        };
+        let model = GpModel::conditioned(s, &x, &z, standardizer, h.clone(), 0.0).unwrap();
+        let far = model.predict_mean(&[0.9, 0.4]);
+        let expected = match mean {
+            Mean::Average => average_value,
+            Mean::Constant => standardizer.inverse(model.constant),
+        };
+        assert!(
+            (far - expected).abs() < 1e-6,
+            "{mean:?}: {far} vs {expected}"
+        );
+        if mean == Mean::Constant {
+            assert!(expected < average_value - 1.0, "{expected}");
+        }
+    }
 }

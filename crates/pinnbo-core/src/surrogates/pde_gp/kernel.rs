@@ -37,6 +37,15 @@ impl Functional {
         }
     }
 
+    /// The functional applied to the constant 1: its terms of order zero.
+    pub fn value_coefficient(&self) -> f64 {
+        let constant = self
+            .terms
+            .iter()
+            .filter(|t| t.orders.iter().all(|o| *o == 0));
+        constant.map(|t| t.coefficient).sum()
+    }
+
     fn is_value(&self) -> bool {
         matches!(self.terms.as_slice(), [t] if t.coefficient == 1.0 && t.orders.iter().all(|o| *o == 0))
     }

@@ -3,10 +3,10 @@
 //! (docs/algorithms.md §8).
 
 use super::kernel::{covariance_in, Functional, Scratch};
-use super::{PdeHyper, Residuals, Scaling};
+use super::{PdeHyper, PdeModel, Residuals, Scaling};
 use crate::space::Standardizer;
 use crate::surrogates::dense::Spd;
-use crate::surrogates::gp::{GpError, Prior};
+use crate::surrogates::gp::{GpError, Mean};
 use faer::Mat;
 use rayon::prelude::*;
 
@@ -57,20 +57,52 @@ pub(super) struct Factored {
     pub(super) noise: Vec<f64>,
     pub(super) scale: Vec<f64>,
     pub(super) spd: Spd,
+    /// `Â⁻¹ D (y − c h)` at the constant `c` of [`Factored::centre`] (0 until then).
     pub(super) alpha: Vec<f64>,
     pub(super) nll: f64,
+    /// `D y`, `D h` and `Â⁻¹ D h`: what moving the constant mean changes.
+    y_hat: Vec<f64>,
+    h_hat: Vec<f64>,
+    inverse_h: Vec<f64>,
 }
 
-/// The model at `h` on the rows `first..` of `gram`: rows below `observed` are point values
-/// with noise σ²_n, the others residual equations with noise as `scaling` says.
+impl Factored {
+    /// `hᵀA⁻¹y` and `hᵀA⁻¹h` over its rows (at constant 0).
+    fn along_mean(&self) -> (f64, f64) {
+        (
+            dot(&self.h_hat, &self.alpha),
+            dot(&self.h_hat, &self.inverse_h),
+        )
+    }
+
+    /// The rows' likelihood under the prior mean `c` (in place of 0).
+    fn centre(&mut self, c: f64) {
+        let before = dot(&self.y_hat, &self.alpha);
+        for (a, b) in self.alpha.iter_mut().zip(&self.inverse_h) {
+            *a -= c * b;
+        }
+        let centred: Vec<f64> = (self.y_hat.iter().zip(&self.h_hat))
+            .map(|(y, h)| y - c * h)
+            .collect();
+        self.nll += 0.5 * (dot(&centred, &self.alpha) - before);
+    }
+}
+
+fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
+/// The model at `h` on the rows `first..` of `gram` at prior mean 0: rows below `observed`
+/// are point values with noise σ²_n, the others residual equations with noise as `scaling`
+/// says.
 pub(super) fn factor(
     gram: &Gram,
     first: usize,
-    observed: usize,
-    y: &[f64],
+    rows: &Rows,
     h: &PdeHyper,
     scaling: Scaling,
 ) -> Option<Factored> {
+    let (observed, y) = (rows.observed, &rows.y);
     let n = gram.k.nrows();
     let s2 = h.gp.log_signal.exp();
     let rho = h.log_relative.exp();
@@ -97,7 +129,13 @@ pub(super) fn factor(
     let spd = Spd::new(&a, "physics-informed kernel").ok()?;
     let y_hat: Vec<f64> = y[first..].iter().zip(&scale).map(|(v, s)| v * s).collect();
     let alpha = spd.solve(&y_hat);
-    let nll = 0.5 * y_hat.iter().zip(&alpha).map(|(a, b)| a * b).sum::<f64>()
+    let h_hat: Vec<f64> = rows.ones[first..]
+        .iter()
+        .zip(&scale)
+        .map(|(v, s)| v * s)
+        .collect();
+    let inverse_h = spd.solve(&h_hat);
+    let nll = 0.5 * dot(&y_hat, &alpha)
         + 0.5 * spd.log_det()
         + scale.iter().map(|s| -s.ln()).sum::<f64>()
         + 0.5 * m as f64 * (2.0 * std::f64::consts::PI).ln();
@@ -108,7 +146,59 @@ pub(super) fn factor(
         spd,
         alpha,
         nll,
+        y_hat,
+        h_hat,
+        inverse_h,
     })
+}
+
+/// The model at `h` on every row and on the residual rows alone (None without any), both
+/// at the constant prior mean that maximizes the observations' likelihood given the pde
+/// (0 for [`Mean::Average`]); with that constant.
+///
+/// `−log p(y | g)` is a quadratic in the constant `c`: the joint rows' `½ (v − c h)ᵀ A⁻¹
+/// (v − c h)` less the residual rows' own, so its minimum is `(hᵀA⁻¹v − h_gᵀB⁻¹g) / (hᵀA⁻¹h −
+/// h_gᵀB⁻¹h_g)`. The denominator is the conditional precision of the constant: where the
+/// pde fixes the field's level by itself (a value term at every point), it vanishes, the
+/// observations cannot move the constant, and it stays 0.
+pub(super) fn factors(
+    gram: &Gram,
+    rows: &Rows,
+    h: &PdeHyper,
+    scaling: Scaling,
+    mean: Mean,
+) -> Option<(Factored, Option<Factored>, f64)> {
+    let residual_rows = rows.observed < gram.k.nrows();
+    let (joint, pde) = rayon::join(
+        || factor(gram, 0, rows, h, scaling),
+        || residual_rows.then(|| factor(gram, rows.observed, rows, h, scaling)),
+    );
+    let (mut joint, mut pde) = match (joint, pde) {
+        (Some(joint), None) => (joint, None),
+        (Some(joint), Some(Some(pde))) => (joint, Some(pde)),
+        _ => return None,
+    };
+    let c = match mean {
+        Mean::Average => 0.0,
+        Mean::Constant => {
+            let (mut along, mut precision) = joint.along_mean();
+            let whole = precision;
+            if let Some(p) = &pde {
+                let (a, b) = p.along_mean();
+                (along, precision) = (along - a, precision - b);
+            }
+            if precision > 1e-9 * whole {
+                along / precision
+            } else {
+                0.0
+            }
+        }
+    };
+    joint.centre(c);
+    if let Some(p) = pde.as_mut() {
+        p.centre(c);
+    }
+    Some((joint, pde, c))
 }
 
 /// The negative log likelihood of `f`'s rows and its gradient in the packed log-parameters:
@@ -172,29 +262,22 @@ pub(super) fn likelihood_gradient(
 /// observations (on the beam it preferred calling the observations noise, docs/decisions.md);
 /// conditioned on the pde, the hyperparameters are those under which the pde-informed prior
 /// best predicts what was measured.
-pub(super) fn objective(
-    functionals: &[Functional],
-    observed: usize,
-    y: &[f64],
-    prior: Prior,
-    scaling: Scaling,
-    theta: &[f64],
-) -> Option<(f64, Vec<f64>)> {
+///
+/// The constant prior mean is at its optimum for `theta` ([`factors`]), so the gradient in
+/// the other parameters is the one at that constant held fixed.
+pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(f64, Vec<f64>)> {
     let h = PdeHyper::unpack(theta);
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
-    let gram = gram(functionals, &inv_l, true);
-    // The two likelihoods factor different matrices: one on each core.
-    let part = |first: usize| {
-        let f = factor(&gram, first, observed, y, &h, scaling)?;
-        Some((f.nll, likelihood_gradient(&gram, &f, observed, &h, scaling)))
-    };
-    let (joint, pde) = match observed < functionals.len() {
-        true => rayon::join(|| part(0), || part(observed)),
-        false => (part(0), Some((0.0, vec![0.0; d_all(&h)]))),
-    };
-    let ((joint, mut grad), (pde, pde_grad)) = (joint?, pde?);
-    let value = joint - pde;
-    grad.iter_mut().zip(pde_grad).for_each(|(g, p)| *g -= p);
+    let gram = gram(&rows.functionals, &inv_l, true);
+    let (joint, pde, _) = factors(&gram, rows, &h, model.scaling, model.mean)?;
+    // The two gradients are over different matrices: one on each core.
+    let gradient = |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling);
+    let (mut grad, pde_grad) = rayon::join(|| gradient(&joint), || pde.as_ref().map(gradient));
+    let value = joint.nll - pde.as_ref().map_or(0.0, |p| p.nll);
+    if let Some(pde_grad) = pde_grad {
+        grad.iter_mut().zip(pde_grad).for_each(|(g, p)| *g -= p);
+    }
+    let prior = model.prior;
     let (penalty, prior_grad) = prior.penalty(&h.gp);
     for (g, p) in grad.iter_mut().zip(prior_grad) {
         *g += p;
@@ -202,32 +285,13 @@ pub(super) fn objective(
     Some((value + penalty, grad))
 }
 
-/// How many log-parameters `h` has.
-pub(super) fn d_all(h: &PdeHyper) -> usize {
-    h.gp.log_lengthscales.len() + 3
-}
-
 /// [`objective`]'s value alone (no derivatives of the Gram matrix).
-pub(super) fn value_only(rows: &Rows, prior: Prior, scaling: Scaling, h: &PdeHyper) -> Option<f64> {
+pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f64> {
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let gram = gram(&rows.functionals, &inv_l, false);
-    let (observed, y) = (rows.observed, &rows.y);
-    let joint = factor(&gram, 0, observed, y, h, scaling)?.nll;
-    Some(joint - residual_nll(&gram, observed, y, h, scaling)? + prior.penalty(&h.gp).0)
-}
-
-/// The negative log likelihood of the residual equations alone, `−log p(g)`.
-pub(super) fn residual_nll(
-    gram: &Gram,
-    observed: usize,
-    y: &[f64],
-    h: &PdeHyper,
-    scaling: Scaling,
-) -> Option<f64> {
-    match observed < gram.k.nrows() {
-        true => Some(factor(gram, observed, observed, y, h, scaling)?.nll),
-        false => Some(0.0),
-    }
+    let (joint, pde, _) = factors(&gram, rows, h, model.scaling, model.mean)?;
+    let pde_nll = pde.map_or(0.0, |p| p.nll);
+    Some(joint.nll - pde_nll + model.prior.penalty(&h.gp).0)
 }
 
 /// What the model conditions on: the observations' point values first, then the residual
@@ -236,6 +300,9 @@ pub(super) struct Rows {
     pub(super) functionals: Vec<Functional>,
     pub(super) observed: usize,
     pub(super) y: Vec<f64>,
+    /// Each row applied to the constant 1: 1 for a point value, the coefficient of `f`
+    /// itself for a residual equation (how a constant prior mean moves each row).
+    pub(super) ones: Vec<f64>,
     pub(super) standardizer: Standardizer,
 }
 
@@ -260,10 +327,14 @@ impl Rows {
         );
         let mut functionals: Vec<Functional> = x.iter().map(|p| Functional::value(p)).collect();
         functionals.extend(residuals.functionals.iter().cloned());
+        let ones = (x.iter().map(|_| 1.0))
+            .chain(residuals.value_coefficients.iter().copied())
+            .collect();
         Ok(Rows {
             functionals,
             observed: x.len(),
             y,
+            ones,
             standardizer,
         })
     }

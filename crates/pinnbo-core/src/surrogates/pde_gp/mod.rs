@@ -21,11 +21,11 @@ mod likelihood;
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
-use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Prior};
+use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Mean, Prior};
 use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
-use likelihood::{factor, gram, objective, residual_nll, value_only, Rows};
+use likelihood::{factors, gram, objective, value_only, Rows};
 use rayon::prelude::*;
 
 /// How the residual equations' noise is set (module docs).
@@ -43,6 +43,16 @@ impl Scaling {
             _ => None,
         }
     }
+}
+
+/// The model physics-gp fits: the hyperparameters' prior, the residual equations' noise and
+/// the prior mean (a constant, fitted as for the plain GP, moves each residual equation by
+/// its coefficient of `f` itself).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PdeModel {
+    pub prior: Prior,
+    pub scaling: Scaling,
+    pub mean: Mean,
 }
 
 /// The pde at its residual points, in unit coordinates: `N[f](z_j) = target_j`.
@@ -117,6 +127,8 @@ pub struct PdeGp {
     scale: Vec<f64>,
     alpha: Vec<f64>,
     spd: Spd,
+    /// The prior mean of the standardized field.
+    pub constant: f64,
     pub standardizer: Standardizer,
     /// The negative log likelihood of the observations given the pde's equations.
     pub nll: f64,
@@ -126,8 +138,7 @@ impl PdeGp {
     /// Fits the model to observations at unit points `x` (values in the file's units) and to
     /// the pde at `residuals`.
     pub fn fit(
-        prior: Prior,
-        scaling: Scaling,
+        model: PdeModel,
         x: &[Vec<f64>],
         values: &[f64],
         residuals: &Residuals,
@@ -163,7 +174,7 @@ impl PdeGp {
             .map(with_noise)
             .chain(previous.clone())
             .filter_map(|h| {
-                let value = value_only(&rows, prior, scaling, &h)?;
+                let value = value_only(&rows, model, &h)?;
                 Some((value, h))
             })
             .collect();
@@ -182,16 +193,7 @@ impl PdeGp {
                 _ => RELATIVE,
             })
             .unzip();
-        let f = |theta: &[f64]| {
-            objective(
-                &rows.functionals,
-                rows.observed,
-                &rows.y,
-                prior,
-                scaling,
-                theta,
-            )
-        };
+        let f = |theta: &[f64]| objective(&rows, model, theta);
         // Starts one after another: each fit's Gram rows already run in parallel.
         let mut best: Option<(f64, Vec<f64>)> = None;
         for start in &candidates {
@@ -219,50 +221,44 @@ impl PdeGp {
                 log_relative: RELATIVE.1,
             },
         };
-        PdeGp::condition(rows, hyper, scaling)
+        PdeGp::condition(rows, hyper, model)
     }
 
-    /// The posterior at fixed hyperparameters.
+    /// The posterior at fixed hyperparameters (`model.prior` is not used).
     pub fn with_hyper(
-        scaling: Scaling,
+        model: PdeModel,
         x: &[Vec<f64>],
         values: &[f64],
         residuals: &Residuals,
         hyper: PdeHyper,
     ) -> Result<PdeGp, GpError> {
-        PdeGp::condition(Rows::new(x, values, residuals)?, hyper, scaling)
+        PdeGp::condition(Rows::new(x, values, residuals)?, hyper, model)
     }
 
-    fn condition(rows: Rows, hyper: PdeHyper, scaling: Scaling) -> Result<PdeGp, GpError> {
-        let Rows {
-            functionals,
-            observed,
-            y,
-            standardizer,
-        } = rows;
+    fn condition(rows: Rows, hyper: PdeHyper, model: PdeModel) -> Result<PdeGp, GpError> {
         let inv_l: Vec<f64> = hyper
             .gp
             .log_lengthscales
             .iter()
             .map(|l| (-l).exp())
             .collect();
-        let gram = gram(&functionals, &inv_l, false);
-        let f = factor(&gram, 0, observed, &y, &hyper, scaling).ok_or(
+        let gram = gram(&rows.functionals, &inv_l, false);
+        let (f, pde, constant) = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
             GpError::NotPositiveDefinite(crate::surrogates::dense::NotPositiveDefinite {
                 what: "physics-informed kernel",
-                n: functionals.len(),
+                n: rows.functionals.len(),
                 jitter: f64::NAN,
             }),
         )?;
-        let pde_nll = residual_nll(&gram, observed, &y, &hyper, scaling).unwrap_or(f64::NAN);
         Ok(PdeGp {
             hyper,
-            functionals,
+            functionals: rows.functionals,
             scale: f.scale,
             alpha: f.alpha,
             spd: f.spd,
-            standardizer,
-            nll: f.nll - pde_nll,
+            constant,
+            standardizer: rows.standardizer,
+            nll: f.nll - pde.map_or(0.0, |p| p.nll),
         })
     }
 
@@ -294,7 +290,8 @@ impl PdeGp {
         let inv_l = self.inverse_lengthscales();
         let s2 = self.hyper.gp.log_signal.exp();
         let k = self.cross(at, &inv_l);
-        let mean = k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum();
+        let mean = self.constant * at.value_coefficient()
+            + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>();
         let v = self.spd.half_solve(&k);
         let prior = s2 * covariance(at, at, &inv_l, None);
         (
@@ -328,7 +325,11 @@ impl GpPosterior for PdeGp {
             })
             .collect();
         let w = self.spd.solve(&k);
-        Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp())
+        let g = Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp());
+        Gradient {
+            mean: self.constant + g.mean,
+            ..g
+        }
     }
 
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
@@ -337,7 +338,7 @@ impl GpPosterior for PdeGp {
 
     fn mean_standardized(&self, u: &[f64]) -> f64 {
         let k = self.cross(&Functional::value(u), &self.inverse_lengthscales());
-        k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum()
+        self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>()
     }
 
     /// The value's prior variance is the signal's at every point (a stationary kernel).
@@ -345,7 +346,10 @@ impl GpPosterior for PdeGp {
         let inv_l = self.inverse_lengthscales();
         let cross = |u: &[f64]| self.cross(&Functional::value(u), &inv_l);
         let s2 = self.hyper.gp.log_signal.exp();
-        batch_posterior(points, cross, &self.alpha, &self.spd, s2)
+        let many = batch_posterior(points, cross, &self.alpha, &self.spd, s2);
+        many.into_iter()
+            .map(|(m, v)| (self.constant + m, v))
+            .collect()
     }
 
     /// Joint posterior (standardized) at several points: means and covariance.
@@ -356,10 +360,11 @@ impl GpPosterior for PdeGp {
             .par_iter()
             .map(|p| self.cross(&Functional::value(p), &inv_l))
             .collect();
-        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+        let (means, cov) = joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
             let (a, b) = (Functional::value(&points[i]), Functional::value(&points[j]));
             s2 * covariance(&a, &b, &inv_l, None)
-        })
+        });
+        (means.into_iter().map(|m| self.constant + m).collect(), cov)
     }
 }
 

@@ -1,6 +1,6 @@
 use super::kernel::Term;
 use super::*;
-use crate::surrogates::gp::{GpModel, Kernel};
+use crate::surrogates::gp::{GpModel, GpSpec, Kernel, Mean};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -44,6 +44,16 @@ fn residuals(count: usize, factor: impl Fn(usize) -> f64) -> Residuals {
     }
 }
 
+/// physics-gp's model with `scaling` and `mean` (the prior does not enter a fixed-hyper
+/// posterior).
+fn model(scaling: Scaling, mean: Mean) -> PdeModel {
+    PdeModel {
+        prior: Prior::DimensionScaled,
+        scaling,
+        mean,
+    }
+}
+
 fn hyper(lengthscale: f64) -> PdeHyper {
     PdeHyper {
         gp: Hyper {
@@ -63,13 +73,28 @@ fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
 
 /// The posterior mean from the model equals conditioning written out directly: covariances of
 /// second derivatives by central differences of the plain squared exponential (step 1e-3), and
-/// the Gaussian conditioning formula with one dense solve.
+/// the Gaussian conditioning formula with dense solves; with the constant mean, its
+/// generalized least-squares estimate (the pde has no value term, so its equations do not
+/// move the constant).
 #[test]
 fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
     let (x, values) = observations();
     let r = residuals(6, |_| 1.0);
     let h = hyper(0.15);
-    let model = PdeGp::with_hyper(Scaling::Point, &x, &values, &r, h.clone()).unwrap();
+    let average = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Average),
+        &x,
+        &values,
+        &r,
+        h.clone(),
+    );
+    let constant = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Constant),
+        &x,
+        &values,
+        &r,
+        h.clone(),
+    );
 
     let (l, s2) = (0.15, 0.3f64.exp());
     let k = |a: f64, b: f64| s2 * (-(a - b).powi(2) / (2.0 * l * l)).exp();
@@ -112,18 +137,28 @@ fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
         .map(|v| standardizer.forward(*v))
         .chain(r.targets.iter().map(|g| g / standardizer.std))
         .collect();
-    let alpha = Spd::new(&a, "direct").unwrap().solve(&y);
-    for u in [0.0, 0.3, 0.62, 1.0] {
-        let direct: f64 = rows
-            .iter()
-            .zip(&alpha)
-            .map(|(row, al)| cov(&(false, u), row) * al)
-            .sum();
-        let (mean, _) = model.predict_standardized(&[u]);
-        assert!(
-            (mean - direct).abs() < 1e-4 * direct.abs().max(1.0),
-            "at {u}: {mean} vs {direct}"
-        );
+    let spd = Spd::new(&a, "direct").unwrap();
+    let ones: Vec<f64> = (0..n)
+        .map(|i| if i < x.len() { 1.0 } else { 0.0 })
+        .collect();
+    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
+    let gls = dot(&ones, &spd.solve(&y)) / dot(&ones, &spd.solve(&ones));
+    for (model, c) in [(average.unwrap(), 0.0), (constant.unwrap(), gls)] {
+        assert!((model.constant - c).abs() < 1e-4 * c.abs().max(1.0), "{c}");
+        let centred: Vec<f64> = y.iter().zip(&ones).map(|(v, o)| v - c * o).collect();
+        let alpha = spd.solve(&centred);
+        for u in [0.0, 0.3, 0.62, 1.0] {
+            let direct: f64 = c + rows
+                .iter()
+                .zip(&alpha)
+                .map(|(row, al)| cov(&(false, u), row) * al)
+                .sum::<f64>();
+            let (mean, _) = model.predict_standardized(&[u]);
+            assert!(
+                (mean - direct).abs() < 1e-4 * direct.abs().max(1.0),
+                "at {u}: {mean} vs {direct}"
+            );
+        }
     }
 }
 
@@ -141,8 +176,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
         restarts: 2,
     };
     let model = PdeGp::fit(
-        Prior::DimensionScaled,
-        Scaling::Point,
+        model(Scaling::Point, Mean::Constant),
         &x,
         &values,
         &r,
@@ -178,9 +212,13 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
             .standardizer
             .inverse(model.predict_standardized(&[u]).0)
     });
+    let spec = GpSpec {
+        kernel: Kernel::SquaredExponential,
+        prior: Prior::DimensionScaled,
+        mean: Mean::Constant,
+    };
     let plain = GpModel::fit(
-        Kernel::SquaredExponential,
-        Prior::DimensionScaled,
+        spec,
         &x,
         &values,
         Starts {
@@ -207,7 +245,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
 fn prediction_gradients_match_differences() {
     let (x, values) = observations();
     let model = PdeGp::with_hyper(
-        Scaling::Point,
+        model(Scaling::Point, Mean::Constant),
         &x,
         &values,
         &residuals(10, |_| 1.0),
@@ -228,9 +266,30 @@ fn per_point_scaling_leaves_the_posterior_unchanged() {
     let plain = residuals(12, |_| 1.0);
     let scaled = residuals(12, |j| [1e-3, 7.0, -2.0, 1e4][j % 4]);
     let h = hyper(0.2);
-    let reference = PdeGp::with_hyper(Scaling::Point, &x, &values, &plain, h.clone()).unwrap();
-    let rescaled = PdeGp::with_hyper(Scaling::Point, &x, &values, &scaled, h.clone()).unwrap();
-    let global = PdeGp::with_hyper(Scaling::Global, &x, &values, &plain, h).unwrap();
+    let reference = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Constant),
+        &x,
+        &values,
+        &plain,
+        h.clone(),
+    )
+    .unwrap();
+    let rescaled = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Constant),
+        &x,
+        &values,
+        &scaled,
+        h.clone(),
+    )
+    .unwrap();
+    let global = PdeGp::with_hyper(
+        model(Scaling::Global, Mean::Constant),
+        &x,
+        &values,
+        &plain,
+        h,
+    )
+    .unwrap();
     for u in [0.05, 0.33, 0.5, 0.81] {
         let (m, v) = reference.predict_standardized(&[u]);
         for other in [&rescaled, &global] {
@@ -253,7 +312,8 @@ fn the_fit_gradient_matches_differences() {
         .map(|p| (3.0 * (p[0] * p[0] + p[1] * p[1])).cos())
         .collect();
     let z: Vec<Vec<f64>> = (0..8).map(|_| vec![rng.random(), rng.random()]).collect();
-    let r = Residuals {
+    // With and without a value term `v f` (which makes the pde move a constant mean too).
+    let pde = |v: f64| Residuals {
         functionals: z
             .iter()
             .map(|p| Functional {
@@ -267,26 +327,24 @@ fn the_fit_gradient_matches_differences() {
                         orders: vec![1, 0],
                         coefficient: -p[1],
                     },
+                    Term {
+                        orders: vec![0, 0],
+                        coefficient: v,
+                    },
                 ],
             })
             .collect(),
-        targets: vec![0.0; z.len()],
-        value_coefficients: vec![0.0; z.len()],
+        targets: vec![0.3; z.len()],
+        value_coefficients: vec![v; z.len()],
     };
-    let rows = Rows::new(&x, &values, &r).unwrap();
     let theta = [-1.2, -0.7, 0.4, -5.0, -9.0];
-    for scaling in [Scaling::Point, Scaling::Global] {
-        let f = |t: &[f64]| {
-            objective(
-                &rows.functionals,
-                rows.observed,
-                &rows.y,
-                Prior::DimensionScaled,
-                scaling,
-                t,
-            )
-            .unwrap()
-        };
+    let cases = [Scaling::Point, Scaling::Global]
+        .into_iter()
+        .flat_map(|s| [Mean::Constant, Mean::Average].map(|m| model(s, m)))
+        .flat_map(|m| [0.0, 0.8].map(|v| (m, v)));
+    for (model, v) in cases {
+        let rows = Rows::new(&x, &values, &pde(v)).unwrap();
+        let f = |t: &[f64]| objective(&rows, model, t).unwrap();
         let (_, g) = f(&theta);
         let eps = 1e-6;
         for i in 0..theta.len() {
@@ -298,7 +356,7 @@ fn the_fit_gradient_matches_differences() {
             let fd = (at(eps) - at(-eps)) / (2.0 * eps);
             assert!(
                 (fd - g[i]).abs() < 1e-5 * fd.abs().max(1.0),
-                "{scaling:?} {i}: {} vs {fd}",
+                "{model:?} {v} {i}: {} vs {fd}",
                 g[i]
             );
         }
