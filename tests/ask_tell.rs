@@ -194,7 +194,7 @@ fn an_external_oracle_is_driven_by_ask_and_tell_only() {
     let outside = tell(&["--at", "t=90,c=0.5", "--objective", "1"]);
     assert_eq!(
         text(&outside.stderr),
-        "error: t = 90 is outside its bounds [20, 80]\n"
+        "error: `t` = 90 is outside its bounds [20, 80]\n"
     );
     assert!(tell(&["--at", "t=50,c=0.5", "--objective", "-1.5"])
         .status

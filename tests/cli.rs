@@ -226,7 +226,7 @@ fn eval_reports_domain_errors_as_failures() {
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(
-        err.contains("x1 = -4 is outside its bounds [20, 50]"),
+        err.contains("`x1` = -4 is outside its bounds [20, 50]"),
         "{err}"
     );
     assert!(err.contains("not finite"), "{err}");

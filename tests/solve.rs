@@ -540,7 +540,7 @@ fn resume_refuses_records_that_do_not_fit_the_header_or_the_problem() {
     );
     assert_eq!(
         edited("outside", 6, &|v| v["x"][1] = serde_json::json!(2.5)),
-        "error: outside/journal.jsonl: line 6: record 4: x2 = 2.5 is outside its bounds \
+        "error: outside/journal.jsonl: line 6: record 4: `x2` = 2.5 is outside its bounds \
          [0, 2]\n"
     );
     let seed = edited("seed", 1, &|v| v["seed"] = serde_json::json!(4));

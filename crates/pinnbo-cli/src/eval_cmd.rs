@@ -51,7 +51,7 @@ pub fn run(o: &Options, style: Style) -> Exit {
     };
     match evaluate(&problem, &x, o.allow_exec) {
         Ok(report) => {
-            for w in out_of_bounds(&problem, &x) {
+            for (_, w) in problem.outside_bounds(&x) {
                 eprintln!("warning: {w}");
             }
             if json {
@@ -143,20 +143,6 @@ pub(crate) fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>,
         ));
     }
     Ok(x.into_iter().map(|v| v.unwrap_or(f64::NAN)).collect())
-}
-
-fn out_of_bounds(p: &Problem, x: &[f64]) -> Vec<String> {
-    p.coords
-        .iter()
-        .zip(x)
-        .filter(|(c, v)| **v < c.lo || **v > c.hi)
-        .map(|(c, v)| {
-            format!(
-                "{} = {v} is outside its bounds [{}, {}]",
-                c.name, c.lo, c.hi
-            )
-        })
-        .collect()
 }
 
 struct PdeTerms {

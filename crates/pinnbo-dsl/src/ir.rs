@@ -430,6 +430,28 @@ impl Problem {
         self.coords.iter().map(|c| c.hi).collect()
     }
 
+    /// The variables of `x` outside their bounds (or not finite), as `(index, message)`; a
+    /// value within 1e-9 of the interval's width past a bound is in it (a value written out
+    /// and read back, a point mapped from the unit cube). The one wording of every place
+    /// that checks a point: the journal, told and imported points, `pinnbo eval`.
+    pub fn outside_bounds(&self, x: &[f64]) -> Vec<(usize, String)> {
+        (self.coords.iter().zip(x).enumerate())
+            .filter(|(_, (c, v))| {
+                let slack = 1e-9 * (c.hi - c.lo).abs().max(1.0);
+                !v.is_finite() || **v < c.lo - slack || **v > c.hi + slack
+            })
+            .map(|(k, (c, v))| {
+                (
+                    k,
+                    format!(
+                        "`{}` = {v} is outside its bounds [{}, {}]",
+                        c.name, c.lo, c.hi
+                    ),
+                )
+            })
+            .collect()
+    }
+
     /// Replaces every field that has a closed form by its definition. Fields without one stay.
     pub fn substitute_definitions(&self, expr: &Expr) -> Expr {
         expr.replace_fields(&|id| self.fields[id].definition.clone())

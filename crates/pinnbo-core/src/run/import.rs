@@ -47,7 +47,6 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
             problem.name
         ));
     }
-    let (lo, hi) = (problem.lower(), problem.upper());
     let d = problem.coords.len();
     let mut rows = Vec::new();
     for record in reader.records() {
@@ -65,16 +64,8 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
             }
             values.push(v);
         }
-        for (i, v) in values[..d].iter().enumerate() {
-            if *v < lo[i] || *v > hi[i] {
-                return Err(format!(
-                    "{shown}:{line}:{}: `{}` = {v} is outside its bounds [{}, {}]",
-                    positions[i] + 1,
-                    wanted[i],
-                    lo[i],
-                    hi[i]
-                ));
-            }
+        if let Some((i, message)) = problem.outside_bounds(&values[..d]).into_iter().next() {
+            return Err(format!("{shown}:{line}:{}: {message}", positions[i] + 1));
         }
         rows.push(Imported {
             x: values[..d].to_vec(),

@@ -97,17 +97,10 @@ pub(super) fn point(problem: &Problem, x: &[f64]) -> Result<(), String> {
             x.len()
         ));
     }
-    let (lo, hi) = (problem.lower(), problem.upper());
-    for (k, v) in x.iter().enumerate() {
-        let slack = 1e-9 * (hi[k] - lo[k]).abs().max(1.0);
-        if !v.is_finite() || *v < lo[k] - slack || *v > hi[k] + slack {
-            return Err(format!(
-                "{} = {v} is outside its bounds [{}, {}]",
-                problem.coords[k].name, lo[k], hi[k]
-            ));
-        }
+    match problem.outside_bounds(x).into_iter().next() {
+        Some((_, message)) => Err(message),
+        None => Ok(()),
     }
-    Ok(())
 }
 
 /// A record holds finite observed values of the right shape, or a failure.
