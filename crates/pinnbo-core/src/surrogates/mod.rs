@@ -12,6 +12,11 @@ use crate::space::Standardizer;
 use faer::Mat;
 use rayon::prelude::*;
 
+/// `a · b`.
+pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 /// What a hyperparameter fit starts from: the previous step's optimum when there is one,
 /// and how many starts a fit without one makes.
 pub struct Starts<'a, H> {
@@ -79,7 +84,6 @@ pub(crate) fn batch_posterior(
     spd: &dense::Spd,
     prior: f64,
 ) -> Vec<(f64, f64)> {
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     points
         .par_chunks(BATCH_BLOCK)
         .flat_map_iter(|block| {
@@ -103,7 +107,6 @@ pub(crate) fn joint_posterior(
     spd: &dense::Spd,
     prior: impl Fn(usize, usize) -> f64,
 ) -> (Vec<f64>, Mat<f64>) {
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
     let means = cross.iter().map(|k| dot(k, alpha)).collect();
     // All points' solves in one pass over the factor (see `batch_posterior`).
     let half = spd.half_solve_columns(&Mat::from_fn(alpha.len(), cross.len(), |i, j| cross[j][i]));
@@ -141,7 +144,6 @@ impl Gradient {
         w: &[f64],
         prior: f64,
     ) -> Gradient {
-        let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(x, y)| x * y).sum::<f64>();
         Gradient {
             mean: dot(k, alpha),
             variance: (prior - dot(k, w)).max(0.0),

@@ -7,7 +7,7 @@
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
-use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
+use crate::surrogates::{batch_posterior, dot, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -80,8 +80,7 @@ impl Mean {
             Mean::Average => 0.0,
             Mean::Constant => {
                 let k_inv_ones = spd.solve(&vec![1.0; y.len()]);
-                let along: f64 = k_inv_ones.iter().zip(y).map(|(a, b)| a * b).sum();
-                along / k_inv_ones.iter().sum::<f64>()
+                dot(&k_inv_ones, y) / k_inv_ones.iter().sum::<f64>()
             }
         };
         let centred: Vec<f64> = y.iter().map(|v| v - constant).collect();
@@ -281,7 +280,7 @@ fn nll_and_gradient(spec: GpSpec, x: &[Vec<f64>], y: &[f64], h: &Hyper) -> Optio
     let (k, slope) = kernel_matrices(spec.kernel, x, h);
     let spd = Spd::new(&k, "kernel").ok()?;
     let (constant, alpha) = spec.mean.weights(&spd, y);
-    let fit: f64 = y.iter().zip(&alpha).map(|(v, a)| (v - constant) * a).sum();
+    let fit = dot(y, &alpha) - constant * alpha.iter().sum::<f64>();
     let nll = 0.5 * fit + 0.5 * spd.log_det() + 0.5 * n as f64 * (2.0 * std::f64::consts::PI).ln();
     // ∂nll/∂θ = ½ tr((K⁻¹ − ααᵀ) ∂K/∂θ), over the lower triangle twice plus the diagonal;
     // each column's share in parallel, summed in column order (the same sum on any number
@@ -506,7 +505,7 @@ impl GpPosterior for GpModel {
 
     fn mean_standardized(&self, u: &[f64]) -> f64 {
         let k = self.cross(u);
-        self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>()
+        self.constant + dot(&k, &self.alpha)
     }
 
     fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
@@ -520,7 +519,7 @@ impl GpPosterior for GpModel {
     /// Posterior mean and variance of the latent function at `u`, standardized units.
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let k = self.cross(u);
-        let mean = self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>();
+        let mean = self.constant + dot(&k, &self.alpha);
         let v = self.spd.half_solve(&k);
         let var = self.hyper.log_signal.exp() - v.iter().map(|a| a * a).sum::<f64>();
         (mean, var.max(0.0))

@@ -6,6 +6,7 @@ use super::kernel::{covariance_in, Functional, Scratch};
 use super::{PdeHyper, PdeModel, Residuals, Scaling};
 use crate::space::Standardizer;
 use crate::surrogates::dense::Spd;
+use crate::surrogates::dot;
 use crate::surrogates::gp::{GpError, Mean};
 use faer::Mat;
 use rayon::prelude::*;
@@ -86,10 +87,6 @@ impl Factored {
             .collect();
         self.nll += 0.5 * (dot(&centred, &self.alpha) - before);
     }
-}
-
-fn dot(a: &[f64], b: &[f64]) -> f64 {
-    a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
 /// The model at `h` on the rows `first..` of `gram` at prior mean 0: rows below `observed`

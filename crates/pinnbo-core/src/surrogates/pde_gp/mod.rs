@@ -22,7 +22,7 @@ use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Mean, Prior};
-use crate::surrogates::{batch_posterior, joint_posterior, GpPosterior, Gradient, Starts};
+use crate::surrogates::{batch_posterior, dot, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, value_only, Rows};
@@ -290,8 +290,7 @@ impl PdeGp {
         let inv_l = self.inverse_lengthscales();
         let s2 = self.hyper.gp.log_signal.exp();
         let k = self.cross(at, &inv_l);
-        let mean = self.constant * at.value_coefficient()
-            + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>();
+        let mean = self.constant * at.value_coefficient() + dot(&k, &self.alpha);
         let v = self.spd.half_solve(&k);
         let prior = s2 * covariance(at, at, &inv_l, None);
         (
@@ -338,7 +337,7 @@ impl GpPosterior for PdeGp {
 
     fn mean_standardized(&self, u: &[f64]) -> f64 {
         let k = self.cross(&Functional::value(u), &self.inverse_lengthscales());
-        self.constant + k.iter().zip(&self.alpha).map(|(a, b)| a * b).sum::<f64>()
+        self.constant + dot(&k, &self.alpha)
     }
 
     /// The value's prior variance is the signal's at every point (a stationary kernel).

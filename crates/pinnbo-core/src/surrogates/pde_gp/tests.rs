@@ -1,5 +1,6 @@
 use super::kernel::Term;
 use super::*;
+use crate::surrogates::dot;
 use crate::surrogates::gp::{GpModel, GpSpec, Kernel, Mean};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -141,7 +142,6 @@ fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
     let ones: Vec<f64> = (0..n)
         .map(|i| if i < x.len() { 1.0 } else { 0.0 })
         .collect();
-    let dot = |a: &[f64], b: &[f64]| a.iter().zip(b).map(|(p, q)| p * q).sum::<f64>();
     let gls = dot(&ones, &spd.solve(&y)) / dot(&ones, &spd.solve(&ones));
     for (model, c) in [(average.unwrap(), 0.0), (constant.unwrap(), gls)] {
         assert!((model.constant - c).abs() < 1e-4 * c.abs().max(1.0), "{c}");
