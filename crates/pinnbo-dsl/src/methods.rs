@@ -401,6 +401,14 @@ const PHYSICS_GP: &[Spec] = &[
          pole cannot dominate), or one variance for all",
     ),
     Spec::new(
+        "check",
+        Kind::Choice(&["cross-validation", "none"]),
+        Default::Name("cross-validation"),
+        "each step, the model without the pde is fitted too and used instead when it predicts \
+         the held-out observations better (leave-one-out), so a pde the kernel cannot carry \
+         does not mislead the search; or the pde's model always",
+    ),
+    Spec::new(
         "prior",
         Kind::Choice(&["none", "dimension-scaled"]),
         Default::Name("dimension-scaled"),

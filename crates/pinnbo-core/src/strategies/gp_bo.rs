@@ -79,6 +79,9 @@ pub struct Physics {
     /// A maximum principle puts the optimum on the box's faces: the acquisition searches
     /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
     pub faces: bool,
+    /// Whether each step also fits the model without the pde and keeps whichever predicts
+    /// the held-out observations better (docs/algorithms.md §8).
+    pub cross_validate: bool,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
 }
@@ -161,6 +164,11 @@ impl GpBo {
                 faces,
                 residuals,
                 scaling: choice(s, "scaling", Scaling::from_name),
+                cross_validate: choice(s, "check", |n| match n {
+                    "cross-validation" => Some(true),
+                    "none" => Some(false),
+                    _ => None,
+                }),
                 previous: None,
             }),
             ..GpBo::from_settings(s)
@@ -199,12 +207,32 @@ impl GpBo {
             mean: self.model.mean,
         };
         let gp = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
-        let diagnostics = hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
-            .with("prior_mean", gp.standardizer.inverse(gp.constant))
-            .with("pde_relative_noise", gp.hyper.log_relative.exp())
-            .with("residual_points", physics.residuals.functionals.len());
         let optimum = Optimum::Physics(gp.hyper.clone());
-        Ok((Box::new(gp), diagnostics, optimum))
+        let mut chosen = gp;
+        let mut scores = None;
+        if physics.cross_validate && x.len() > 1 {
+            // The pde-free model starts cold each step: its fit is small and cheap.
+            let cold = Starts {
+                previous: None,
+                restarts: self.restarts,
+            };
+            let plain = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
+            let (with_pde, without) = (chosen.leave_one_out(), plain.leave_one_out());
+            scores = Some((with_pde, without));
+            if without > with_pde {
+                chosen = plain;
+            }
+        }
+        let mut diagnostics = hyper_diagnostics(&chosen.hyper.gp, chosen.nll, chosen.jitter())
+            .with("prior_mean", chosen.standardizer.inverse(chosen.constant))
+            .with("pde_relative_noise", chosen.hyper.log_relative.exp())
+            .with("residual_points", chosen.residual_rows());
+        if let Some((with_pde, without)) = scores {
+            diagnostics = diagnostics
+                .with("loo_with_pde", with_pde)
+                .with("loo_without_pde", without);
+        }
+        Ok((Box::new(chosen), diagnostics, optimum))
     }
 
     /// Where the objective's next fit starts.

@@ -370,6 +370,7 @@ mod tests {
                         ("scaling", "global"),
                         ("prior", "none"),
                         ("mean", "average"),
+                        ("check", "none"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],

@@ -66,6 +66,17 @@ pub struct Residuals {
     pub value_coefficients: Vec<f64>,
 }
 
+impl Residuals {
+    /// No equation: the model is a plain GP with this module's kernel.
+    pub fn none() -> Residuals {
+        Residuals {
+            functionals: Vec::new(),
+            targets: Vec::new(),
+            value_coefficients: Vec::new(),
+        }
+    }
+}
+
 /// Log-parameters: the plain GP's, and ρ of the residual equations' noise.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdeHyper {
@@ -132,6 +143,8 @@ pub struct PdeGp {
     pub standardizer: Standardizer,
     /// The negative log likelihood of the observations given the pde's equations.
     pub nll: f64,
+    /// How many of the conditioning rows are observations (they come first).
+    observed: usize,
 }
 
 impl PdeGp {
@@ -252,6 +265,7 @@ impl PdeGp {
         )?;
         Ok(PdeGp {
             hyper,
+            observed: rows.observed,
             functionals: rows.functionals,
             scale: f.scale,
             alpha: f.alpha,
@@ -280,8 +294,35 @@ impl PdeGp {
             .collect()
     }
 
+    /// How many residual equations the model is conditioned on (0 without the pde).
+    pub fn residual_rows(&self) -> usize {
+        self.functionals.len() - self.observed
+    }
+
     pub fn jitter(&self) -> f64 {
         self.spd.jitter
+    }
+
+    /// The mean leave-one-out log predictive density of the observations (standardized), each
+    /// predicted from the others and every residual equation at the fitted hyperparameters
+    /// and constant: with `A⁻¹` the inverse of all rows' covariance and `r` the centred
+    /// targets, observation `i`'s held-out variance is `1 / (A⁻¹)_ii` and its error
+    /// `(A⁻¹ r)_i / (A⁻¹)_ii`.
+    pub fn leave_one_out(&self) -> f64 {
+        let n = self.alpha.len();
+        let total: f64 = (0..self.observed)
+            .map(|i| {
+                // A⁻¹ = D Â⁻¹ D, and `alpha` is Â⁻¹ D r.
+                let mut unit = vec![0.0; n];
+                unit[i] = 1.0;
+                let half = self.spd.half_solve(&unit);
+                let precision = self.scale[i].powi(2) * dot(&half, &half);
+                let variance = 1.0 / precision;
+                let error = self.scale[i] * self.alpha[i] * variance;
+                -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + error * error / variance)
+            })
+            .sum();
+        total / self.observed as f64
     }
 
     /// Posterior mean and variance of any functional of the standardized field (the pde's

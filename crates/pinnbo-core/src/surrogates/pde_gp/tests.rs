@@ -72,6 +72,68 @@ fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
     (x, y)
 }
 
+/// The covariance of two rows, each a point value `(false, at)` or the second difference
+/// `(true, at)` (step 1e-3) of the plain squared exponential with length `l` and signal `s2`.
+fn direct_covariance(l: f64, s2: f64) -> impl Fn(&(bool, f64), &(bool, f64)) -> f64 {
+    let k = move |a: f64, b: f64| s2 * (-(a - b).powi(2) / (2.0 * l * l)).exp();
+    let step = 1e-3;
+    let stencil = move |second: bool, at: f64| -> Vec<(f64, f64)> {
+        if second {
+            let w = 1.0 / (step * step);
+            vec![(at - step, w), (at, -2.0 * w), (at + step, w)]
+        } else {
+            vec![(at, 1.0)]
+        }
+    };
+    move |a, b| {
+        let (sa, sb) = (stencil(a.0, a.1), stencil(b.0, b.1));
+        sa.iter()
+            .flat_map(|(pa, wa)| sb.iter().map(move |(pb, wb)| (pa, wa, pb, wb)))
+            .map(|(pa, wa, pb, wb)| wa * wb * k(*pa, *pb))
+            .sum()
+    }
+}
+
+/// The conditioning written out for [`hyper`]`(l)` with signal `s2`: every row, the dense
+/// covariance with the noise on its diagonal, the standardized targets, and each row's
+/// response to a constant prior mean.
+struct Direct {
+    rows: Vec<(bool, f64)>,
+    a: Mat<f64>,
+    y: Vec<f64>,
+    ones: Vec<f64>,
+}
+
+fn direct(x: &[Vec<f64>], values: &[f64], r: &Residuals, l: f64, s2: f64) -> Direct {
+    let cov = direct_covariance(l, s2);
+    let rows: Vec<(bool, f64)> = x
+        .iter()
+        .map(|p| (false, p[0]))
+        .chain(r.functionals.iter().map(|f| (true, f.point[0])))
+        .collect();
+    let n = rows.len();
+    // Residual noise: ρ times the exact prior variance of f'' (3 s² / ℓ⁴).
+    let residual_noise = 1e-6 * 3.0 * s2 / l.powi(4);
+    let a = Mat::from_fn(n, n, |i, j| {
+        let noise = match (i == j, i < x.len()) {
+            (false, _) => 0.0,
+            (true, true) => 1e-4,
+            (true, false) => residual_noise,
+        };
+        cov(&rows[i], &rows[j]) + noise
+    });
+    let standardizer = Standardizer::fit(values);
+    let y: Vec<f64> = values
+        .iter()
+        .map(|v| standardizer.forward(*v))
+        .chain(r.targets.iter().map(|g| g / standardizer.std))
+        .collect();
+    let ones = (0..n)
+        .map(|i| if i < x.len() { 1.0 } else { 0.0 })
+        .collect();
+    Direct { rows, a, y, ones }
+}
+
 /// The posterior mean from the model equals conditioning written out directly: covariances of
 /// second derivatives by central differences of the plain squared exponential (step 1e-3), and
 /// the Gaussian conditioning formula with dense solves; with the constant mean, its
@@ -98,50 +160,9 @@ fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
     );
 
     let (l, s2) = (0.15, 0.3f64.exp());
-    let k = |a: f64, b: f64| s2 * (-(a - b).powi(2) / (2.0 * l * l)).exp();
-    let step = 1e-3;
-    // A row: a point value, or the second difference at a point.
-    let stencil = |second: bool, at: f64| -> Vec<(f64, f64)> {
-        if second {
-            let w = 1.0 / (step * step);
-            vec![(at - step, w), (at, -2.0 * w), (at + step, w)]
-        } else {
-            vec![(at, 1.0)]
-        }
-    };
-    let rows: Vec<(bool, f64)> = x
-        .iter()
-        .map(|p| (false, p[0]))
-        .chain(r.functionals.iter().map(|f| (true, f.point[0])))
-        .collect();
-    let cov = |a: &(bool, f64), b: &(bool, f64)| -> f64 {
-        let (sa, sb) = (stencil(a.0, a.1), stencil(b.0, b.1));
-        sa.iter()
-            .flat_map(|(pa, wa)| sb.iter().map(move |(pb, wb)| (pa, wa, pb, wb)))
-            .map(|(pa, wa, pb, wb)| wa * wb * k(*pa, *pb))
-            .sum()
-    };
-    let n = rows.len();
-    // Residual noise: ρ times the exact prior variance of f'' (3 s² / ℓ⁴).
-    let residual_noise = 1e-6 * 3.0 * s2 / l.powi(4);
-    let a = Mat::from_fn(n, n, |i, j| {
-        let noise = match (i == j, i < x.len()) {
-            (false, _) => 0.0,
-            (true, true) => 1e-4,
-            (true, false) => residual_noise,
-        };
-        cov(&rows[i], &rows[j]) + noise
-    });
-    let standardizer = Standardizer::fit(&values);
-    let y: Vec<f64> = values
-        .iter()
-        .map(|v| standardizer.forward(*v))
-        .chain(r.targets.iter().map(|g| g / standardizer.std))
-        .collect();
+    let cov = direct_covariance(l, s2);
+    let Direct { rows, a, y, ones } = direct(&x, &values, &r, l, s2);
     let spd = Spd::new(&a, "direct").unwrap();
-    let ones: Vec<f64> = (0..n)
-        .map(|i| if i < x.len() { 1.0 } else { 0.0 })
-        .collect();
     let gls = dot(&ones, &spd.solve(&y)) / dot(&ones, &spd.solve(&ones));
     for (model, c) in [(average.unwrap(), 0.0), (constant.unwrap(), gls)] {
         assert!((model.constant - c).abs() < 1e-4 * c.abs().max(1.0), "{c}");
@@ -160,6 +181,65 @@ fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
             );
         }
     }
+}
+
+/// The leave-one-out score equals conditioning each observation on all the other rows
+/// directly (dense solves of the written-out system), at the model's fitted constant.
+#[test]
+fn leave_one_out_equals_conditioning_on_the_other_rows() {
+    let (x, values) = observations();
+    let r = residuals(6, |_| 1.0);
+    let model = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Constant),
+        &x,
+        &values,
+        &r,
+        hyper(0.15),
+    )
+    .unwrap();
+    let Direct { a, y, ones, .. } = direct(&x, &values, &r, 0.15, 0.3f64.exp());
+    let centred: Vec<f64> = y
+        .iter()
+        .zip(&ones)
+        .map(|(v, o)| v - model.constant * o)
+        .collect();
+    let n = centred.len();
+    let direct: f64 = (0..x.len())
+        .map(|i| {
+            let others: Vec<usize> = (0..n).filter(|j| *j != i).collect();
+            let sub = Mat::from_fn(n - 1, n - 1, |p, q| a[(others[p], others[q])]);
+            let spd = Spd::new(&sub, "direct").unwrap();
+            let cross: Vec<f64> = others.iter().map(|j| a[(i, *j)]).collect();
+            let rest: Vec<f64> = others.iter().map(|j| centred[*j]).collect();
+            let error = centred[i] - dot(&cross, &spd.solve(&rest));
+            let variance = a[(i, i)] - dot(&cross, &spd.solve(&cross));
+            -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + error * error / variance)
+        })
+        .sum::<f64>()
+        / x.len() as f64;
+    let score = model.leave_one_out();
+    assert!(
+        (score - direct).abs() < 1e-3 * direct.abs().max(1.0),
+        "{score} vs {direct}"
+    );
+}
+
+/// The score physics-gp's `check` compares: the pde that the field satisfies predicts the
+/// held-out observations better than no pde, and a wrong pde (its source negated) worse.
+#[test]
+fn leave_one_out_ranks_a_true_pde_above_none_and_a_wrong_one_below() {
+    let (x, values) = observations();
+    let score = |r: &Residuals| {
+        let m = model(Scaling::Point, Mean::Constant);
+        PdeGp::with_hyper(m, &x, &values, r, hyper(0.15))
+            .unwrap()
+            .leave_one_out()
+    };
+    let right = residuals(6, |_| 1.0);
+    let mut wrong = residuals(6, |_| 1.0);
+    wrong.targets.iter_mut().for_each(|g| *g = -*g);
+    let (right, none, wrong) = (score(&right), score(&Residuals::none()), score(&wrong));
+    assert!(right > none && none > wrong, "{right} {none} {wrong}");
 }
 
 /// Fitted to four observations and the pde, the model's draws satisfy the pde at fresh points
