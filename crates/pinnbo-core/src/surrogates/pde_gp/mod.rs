@@ -309,14 +309,13 @@ impl PdeGp {
     /// targets, observation `i`'s held-out variance is `1 / (A⁻¹)_ii` and its error
     /// `(A⁻¹ r)_i / (A⁻¹)_ii`.
     pub fn leave_one_out(&self) -> f64 {
-        let n = self.alpha.len();
+        // A⁻¹ = D Â⁻¹ D, `alpha` is Â⁻¹ D r, and (Â⁻¹)_ii = |L⁻¹ e_i|²: one blocked solve
+        // for every observation's column.
+        let unit = Mat::from_fn(self.alpha.len(), self.observed, |i, j| f64::from(i == j));
+        let half = self.spd.half_solve_columns(&unit);
         let total: f64 = (0..self.observed)
             .map(|i| {
-                // A⁻¹ = D Â⁻¹ D, and `alpha` is Â⁻¹ D r.
-                let mut unit = vec![0.0; n];
-                unit[i] = 1.0;
-                let half = self.spd.half_solve(&unit);
-                let precision = self.scale[i].powi(2) * dot(&half, &half);
+                let precision = self.scale[i].powi(2) * half.col(i).squared_norm_l2();
                 let variance = 1.0 / precision;
                 let error = self.scale[i] * self.alpha[i] * variance;
                 -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + error * error / variance)
