@@ -210,6 +210,16 @@ fn a_killed_physics_informed_run_resumes_to_the_same_trajectory() {
     );
 }
 
+/// With `check prequential` the choice between the models with and without the pde depends
+/// on the record of their predictions, saved with the journal.
+#[test]
+fn a_killed_prequentially_checked_run_resumes_to_the_same_trajectory() {
+    killed_and_resumed(
+        "solve-resume-prequential",
+        "pde d(f, x1) = 2*(x1 - 0.3)\nmethod physics-gp { residual_points 16, check prequential }\n",
+    );
+}
+
 /// PINN-BO between cold fits trains on from the previous step's network, saved with the
 /// journal; its cold fits start from fresh draws of the random stream.
 #[test]

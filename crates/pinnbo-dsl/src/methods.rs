@@ -402,11 +402,12 @@ const PHYSICS_GP: &[Spec] = &[
     ),
     Spec::new(
         "check",
-        Kind::Choice(&["cross-validation", "none"]),
+        Kind::Choice(&["cross-validation", "prequential", "none"]),
         Default::Name("cross-validation"),
         "each step, the model without the pde is fitted too and used instead when it predicts \
          the held-out observations better (leave-one-out), so a pde the kernel cannot carry \
-         does not mislead the search; or the pde's model always",
+         does not mislead the search; `prequential`: the pde's model must also have predicted \
+         the proposals' observed values better over the run; or the pde's model always",
     ),
     Spec::new(
         "prior",

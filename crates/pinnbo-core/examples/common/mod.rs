@@ -56,6 +56,7 @@ pub fn observe(
                 constraints: e.constraints,
                 unit,
                 proposed: false,
+                fantasy: false,
             }
         })
         .collect()

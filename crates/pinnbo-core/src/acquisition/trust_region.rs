@@ -242,6 +242,7 @@ mod tests {
             objective,
             constraints: vec![],
             proposed,
+            fantasy: false,
         }
     }
 
@@ -355,6 +356,7 @@ mod in_the_methods {
                 constraints: vec![],
                 unit,
                 proposed: false,
+                fantasy: false,
             })
             .collect()
     }

@@ -103,6 +103,7 @@ impl Run {
                 objective: liar.objective,
                 constraints: liar.constraints.clone(),
                 proposed: a.phase == Phase::Step,
+                fantasy: true,
             })
             .collect()
     }

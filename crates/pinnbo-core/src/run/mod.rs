@@ -572,6 +572,7 @@ impl Run {
                     objective: minimized(&self.problem, e.objective),
                     constraints: e.constraints.clone(),
                     proposed: r.phase == Phase::Step,
+                    fantasy: false,
                 })
             })
             .collect()

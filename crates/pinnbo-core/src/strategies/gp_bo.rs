@@ -13,6 +13,7 @@ use crate::acquisition::{
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::methods::choice;
+use crate::strategies::model_check::{keep_pde, Check, Record};
 use crate::strategies::physics::{objective_field, optimum_on_faces, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, GpSpec, Hyper, Kernel, Mean, Prior};
@@ -70,6 +71,9 @@ struct Saved {
     objective: Option<Vec<f64>>,
     physics: Option<Vec<f64>>,
     constraints: Vec<Vec<f64>>,
+    /// physics-gp's prequential record (absent from journals written before it).
+    #[serde(default)]
+    record: Record,
 }
 
 /// The physics-informed GP's pde and what it carries from step to step.
@@ -79,9 +83,11 @@ pub struct Physics {
     /// A maximum principle puts the optimum on the box's faces: the acquisition searches
     /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
     pub faces: bool,
-    /// Whether each step also fits the model without the pde and keeps whichever predicts
-    /// the held-out observations better (docs/algorithms.md §8).
-    pub cross_validate: bool,
+    /// Whether each step also fits the model without the pde, and how it chooses between
+    /// the two (docs/algorithms.md §8).
+    pub check: Check,
+    /// Both models' record at the proposals, for `check prequential` (saved with the journal).
+    record: Record,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
 }
@@ -164,11 +170,8 @@ impl GpBo {
                 faces,
                 residuals,
                 scaling: choice(s, "scaling", Scaling::from_name),
-                cross_validate: choice(s, "check", |n| match n {
-                    "cross-validation" => Some(true),
-                    "none" => Some(false),
-                    _ => None,
-                }),
+                check: choice(s, "check", Check::from_name),
+                record: Record::default(),
                 previous: None,
             }),
             ..GpBo::from_settings(s)
@@ -182,7 +185,7 @@ impl GpBo {
         &self,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
-    ) -> Result<(Box<dyn GpPosterior>, Diagnostics, Optimum), StrategyError> {
+    ) -> Result<(Objective, Diagnostics, Optimum), StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let y: Vec<f64> = history.iter().map(|o| o.objective).collect();
         let noise = self.known_noise.as_ref().map(|n| n.objective_std);
@@ -195,7 +198,7 @@ impl GpBo {
             let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter())
                 .with("prior_mean", gp.standardizer.inverse(gp.constant));
             let optimum = Optimum::Plain(gp.hyper.clone());
-            return Ok((Box::new(gp), diagnostics, optimum));
+            return Ok((Objective::Plain(gp), diagnostics, optimum));
         };
         let starts = Starts {
             previous: physics.previous.as_ref(),
@@ -206,33 +209,36 @@ impl GpBo {
             scaling: physics.scaling,
             mean: self.model.mean,
         };
-        let gp = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
-        let optimum = Optimum::Physics(gp.hyper.clone());
-        let mut chosen = gp;
-        let mut scores = None;
-        if physics.cross_validate && x.len() > 1 {
-            // The pde-free model starts cold each step: its fit is small and cheap.
-            let cold = Starts {
-                previous: None,
-                restarts: self.restarts,
-            };
-            let plain = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
-            let (with_pde, without) = (chosen.leave_one_out(), plain.leave_one_out());
-            scores = Some((with_pde, without));
-            if without > with_pde {
-                chosen = plain;
-            }
+        let with_pde = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
+        let optimum = Optimum::Physics(with_pde.hyper.clone());
+        if physics.check == Check::None || x.len() < 2 {
+            let diagnostics = physics_diagnostics(&with_pde);
+            return Ok((Objective::pde(with_pde), diagnostics, optimum));
         }
-        let mut diagnostics = hyper_diagnostics(&chosen.hyper.gp, chosen.nll, chosen.jitter())
-            .with("prior_mean", chosen.standardizer.inverse(chosen.constant))
-            .with("pde_relative_noise", chosen.hyper.log_relative.exp())
-            .with("residual_points", chosen.residual_rows());
-        if let Some((with_pde, without)) = scores {
+        // The pde-free model starts cold each step: its fit is small and cheap.
+        let cold = Starts {
+            previous: None,
+            restarts: self.restarts,
+        };
+        let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
+        let scores = (with_pde.leave_one_out(), without.leave_one_out());
+        let keep = keep_pde(physics.check, scores, &physics.record);
+        let mut diagnostics = physics_diagnostics(if keep { &with_pde } else { &without })
+            .with("loo_with_pde", scores.0)
+            .with("loo_without_pde", scores.1);
+        if physics.check == Check::Prequential {
+            let (scored, total_with, total_without) = physics.record.totals();
             diagnostics = diagnostics
-                .with("loo_with_pde", with_pde)
-                .with("loo_without_pde", without);
+                .with("prequential_scored", scored)
+                .with("prequential_with_pde", total_with)
+                .with("prequential_without_pde", total_without);
         }
-        Ok((Box::new(chosen), diagnostics, optimum))
+        let objective = Objective::Physics {
+            with_pde: Box::new(with_pde),
+            without: Some(Box::new(without)),
+            keep_pde: keep,
+        };
+        Ok((objective, diagnostics, optimum))
     }
 
     /// Where the objective's next fit starts.
@@ -246,6 +252,50 @@ impl GpBo {
             }
         }
     }
+}
+
+/// The objective's fitted model: the plain GP, or the physics-informed one with the
+/// pde-free model it was checked against and which of the two is used.
+enum Objective {
+    Plain(GpModel),
+    Physics {
+        with_pde: Box<PdeGp>,
+        without: Option<Box<PdeGp>>,
+        keep_pde: bool,
+    },
+}
+
+impl Objective {
+    fn pde(with_pde: PdeGp) -> Objective {
+        Objective::Physics {
+            with_pde: Box::new(with_pde),
+            without: None,
+            keep_pde: true,
+        }
+    }
+
+    /// The model the acquisition uses.
+    fn model(&self) -> &dyn GpPosterior {
+        match self {
+            Objective::Plain(gp) => gp,
+            Objective::Physics {
+                with_pde,
+                without,
+                keep_pde,
+            } => match (keep_pde, without) {
+                (false, Some(without)) => without.as_ref(),
+                _ => with_pde.as_ref(),
+            },
+        }
+    }
+}
+
+/// A physics-informed fit's diagnostics.
+fn physics_diagnostics(gp: &PdeGp) -> Diagnostics {
+    hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
+        .with("prior_mean", gp.standardizer.inverse(gp.constant))
+        .with("pde_relative_noise", gp.hyper.log_relative.exp())
+        .with("residual_points", gp.residual_rows())
 }
 
 /// The objective's fitted hyperparameters, of whichever GP models it.
@@ -325,6 +375,7 @@ impl Strategy for GpBo {
                 .and_then(|p| p.previous.as_ref())
                 .map(PdeHyper::pack),
             constraints: self.previous.constraints.iter().map(Hyper::pack).collect(),
+            record: (self.physics.as_ref()).map_or_else(Record::default, |p| p.record.clone()),
         };
         if saved.objective.is_none() && saved.physics.is_none() {
             return Ok(None);
@@ -342,6 +393,7 @@ impl Strategy for GpBo {
                 objective: None,
                 physics: None,
                 constraints: Vec::new(),
+                record: Record::default(),
             },
             Some(bytes) => match serde_json::from_slice::<Saved>(&bytes) {
                 Ok(saved) => saved,
@@ -351,6 +403,7 @@ impl Strategy for GpBo {
                     objective: None,
                     physics: Some(serde_json::from_slice(&bytes).map_err(|_| unreadable())?),
                     constraints: Vec::new(),
+                    record: Record::default(),
                 },
             },
         };
@@ -367,6 +420,7 @@ impl Strategy for GpBo {
             physics.previous = (saved.physics.as_deref())
                 .map(|v| PdeHyper::from_packed(v).ok_or_else(unreadable))
                 .transpose()?;
+            physics.record = saved.record;
         }
         Ok(())
     }
@@ -379,7 +433,8 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
-        let (gp, _, _) = self.fit_objective(history, rng)?;
+        let (objective, _, _) = self.fit_objective(history, rng)?;
+        let gp = objective.model();
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
 
@@ -392,7 +447,11 @@ impl Strategy for GpBo {
         let d = space.dim();
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let (objective, fitted, optimum) = self.fit_objective(history, rng)?;
+        if let Some(physics) = &mut self.physics {
+            physics.record.score(history);
+        }
+        let (fit, fitted, optimum) = self.fit_objective(history, rng)?;
+        let objective = fit.model();
         self.remember(optimum);
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
@@ -446,9 +505,9 @@ impl Strategy for GpBo {
                 // EI × PoF, without the underflow that flattens EI far from the incumbent.
                 let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
                     let mut total = match incumbent {
-                        Some(best) => with_gradient(objective.as_ref(), u, |m, s| {
-                            log_expected_improvement(best, m, s)
-                        }),
+                        Some(best) => {
+                            with_gradient(objective, u, |m, s| log_expected_improvement(best, m, s))
+                        }
                         None => (0.0, vec![0.0; u.len()]),
                     };
                     for g in &constraints {
@@ -479,7 +538,7 @@ impl Strategy for GpBo {
                     |m: f64, s: f64| beta.sqrt() * s / scale - objective.standardizer().forward(m);
                 let penalty = |feasible: f64| if feasible < 0.5 { 1e6 } else { 0.0 };
                 let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
-                    let (lcb, grad) = with_gradient(objective.as_ref(), u, bound);
+                    let (lcb, grad) = with_gradient(objective, u, bound);
                     Some((lcb - penalty(feasibility(u)), grad))
                 };
                 let screen = |points: &[Vec<f64>]| -> Vec<f64> {
@@ -491,10 +550,21 @@ impl Strategy for GpBo {
                 };
                 maximize_smooth(&score, &screen, &domain, self.search, rng)
             }
-            GpAcquisition::ThompsonSampling => {
-                thompson(objective.as_ref(), &feasibility, &domain, rng)?
-            }
+            GpAcquisition::ThompsonSampling => thompson(objective, &feasibility, &domain, rng)?,
         };
+        if let (
+            Some(physics),
+            Objective::Physics {
+                with_pde,
+                without: Some(without),
+                ..
+            },
+        ) = (&mut self.physics, &fit)
+        {
+            // Its observation comes after every real one there is now.
+            let observed = history.iter().filter(|o| !o.fantasy).count();
+            physics.record.expect(observed, &unit, with_pde, without);
+        }
         Ok(Proposal {
             unit,
             diagnostics: domain.annotate(

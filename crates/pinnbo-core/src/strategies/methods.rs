@@ -182,6 +182,7 @@ mod tests {
             constraints: vec![unit[0] + unit[1] - 0.75],
             unit,
             proposed,
+            fantasy: false,
         }
     }
 
@@ -371,6 +372,7 @@ mod tests {
                         ("prior", "none"),
                         ("mean", "average"),
                         ("check", "none"),
+                        ("check", "prequential"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],

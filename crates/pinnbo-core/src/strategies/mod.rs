@@ -12,6 +12,7 @@ mod diagnostics;
 mod error;
 pub mod gp_bo;
 pub mod methods;
+pub mod model_check;
 pub mod neural_bo;
 pub mod neural_cbo;
 pub mod neural_greedy;
@@ -38,6 +39,9 @@ pub struct Observed {
     pub constraints: Vec<f64>,
     /// Proposed by the strategy (false: the initial design's).
     pub proposed: bool,
+    /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
+    /// a model sees it as one, a score of predictions does not.
+    pub fantasy: bool,
 }
 
 impl Observed {

@@ -205,6 +205,7 @@ mod tests {
                 constraints: vec![constraint(&u)],
                 unit: u,
                 proposed: false,
+                fantasy: false,
             })
             .collect()
     }

@@ -160,6 +160,7 @@ fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_netwo
             objective: y,
             constraints: vec![],
             proposed: false,
+            fantasy: false,
         })
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(7);

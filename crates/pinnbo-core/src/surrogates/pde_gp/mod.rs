@@ -324,6 +324,17 @@ impl PdeGp {
         total / self.observed as f64
     }
 
+    /// The predictive mean and variance of an observation at `u`, noise included, in the
+    /// data's units.
+    pub fn predictive(&self, u: &[f64]) -> (f64, f64) {
+        let (mean, variance) = self.predict_standardized(u);
+        let total = variance + self.hyper.gp.log_noise.exp();
+        (
+            self.standardizer.inverse(mean),
+            total * self.standardizer.std.powi(2),
+        )
+    }
+
     /// Posterior mean and variance of any functional of the standardized field (the pde's
     /// operator at a fresh point, say).
     pub fn predict_functional(&self, at: &Functional) -> (f64, f64) {

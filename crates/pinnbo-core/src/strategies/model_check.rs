@@ -1,0 +1,197 @@
+//! physics-gp's check of its pde (docs/algorithms.md §8): each step fits the GP with and
+//! without the pde and keeps one. This module decides which, from the observations'
+//! leave-one-out densities and, with `check prequential`, from each model's record at the
+//! points the run proposed.
+
+use crate::strategies::Observed;
+use crate::surrogates::pde_gp::PdeGp;
+use serde::{Deserialize, Serialize};
+
+/// How physics-gp decides whether to keep its pde (the `check` setting).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Check {
+    /// Always the pde's model.
+    None,
+    /// The higher mean leave-one-out log density of the observations.
+    CrossValidation,
+    /// Cross-validation, and once a proposal has been observed, also the higher total log
+    /// density of the proposals' values, each predicted by the models fitted before it was
+    /// observed: the pde's model is kept only when it wins both.
+    Prequential,
+}
+
+impl Check {
+    pub fn from_name(name: &str) -> Option<Check> {
+        match name {
+            "none" => Some(Check::None),
+            "cross-validation" => Some(Check::CrossValidation),
+            "prequential" => Some(Check::Prequential),
+            _ => None,
+        }
+    }
+}
+
+/// Both models' predictions of a proposal not yet observed.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+struct Pending {
+    /// How many observations there were when it was proposed: it is observed after them.
+    after: usize,
+    unit: Vec<f64>,
+    /// Predictive mean and variance of the observation (noise included, the data's units),
+    /// with the pde and without.
+    with_pde: (f64, f64),
+    without: (f64, f64),
+}
+
+/// The prequential record: each model's summed log density of the proposals' observed
+/// values, and the predictions still waiting for their observation. Saved with the journal,
+/// so a resumed run decides as the uninterrupted one would.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Record {
+    pending: Vec<Pending>,
+    with_pde: f64,
+    without: f64,
+    scored: usize,
+}
+
+/// Predictions kept waiting for their observation at most: a proposal whose evaluation
+/// failed is never observed, and a batch has several outstanding.
+const MAX_PENDING: usize = 64;
+
+impl Record {
+    /// Scores every waiting prediction whose observation is now in `history`.
+    pub fn score(&mut self, history: &[Observed]) {
+        let mut waiting = Vec::new();
+        for p in std::mem::take(&mut self.pending) {
+            let observed = history
+                .iter()
+                .skip(p.after)
+                .find(|o| !o.fantasy && same_point(&o.unit, &p.unit));
+            match observed {
+                Some(o) => {
+                    self.with_pde += log_density(o.objective, p.with_pde);
+                    self.without += log_density(o.objective, p.without);
+                    self.scored += 1;
+                }
+                None => waiting.push(p),
+            }
+        }
+        self.pending = waiting;
+    }
+
+    /// Keeps both models' predictions at the proposal `unit`, made from `observed` points.
+    pub fn expect(&mut self, observed: usize, unit: &[f64], with_pde: &PdeGp, without: &PdeGp) {
+        if self.pending.len() == MAX_PENDING {
+            self.pending.remove(0);
+        }
+        self.pending.push(Pending {
+            after: observed,
+            unit: unit.to_vec(),
+            with_pde: with_pde.predictive(unit),
+            without: without.predictive(unit),
+        });
+    }
+
+    /// (scored proposals, the pde's model's total log density, the pde-free model's).
+    pub fn totals(&self) -> (usize, f64, f64) {
+        (self.scored, self.with_pde, self.without)
+    }
+}
+
+/// Whether the pde's model is kept, by `check`, from the two models' leave-one-out scores
+/// and the run's record.
+pub fn keep_pde(check: Check, leave_one_out: (f64, f64), record: &Record) -> bool {
+    let cross_validated = leave_one_out.0 >= leave_one_out.1;
+    match check {
+        Check::None => true,
+        Check::CrossValidation => cross_validated,
+        // Each score alone is biased towards the model not in use: the one in use is scored
+        // where its acquisition expected the most, the other at points it did not choose.
+        // Requiring both keeps leave-one-out's verdicts and adds the proposals'.
+        Check::Prequential => cross_validated && record.with_pde >= record.without,
+    }
+}
+
+/// A proposal and its observation: the loop evaluates the point proposed, so equality up to
+/// rounding in a journal's text.
+fn same_point(a: &[f64], b: &[f64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12)
+}
+
+fn log_density(y: f64, (mean, variance): (f64, f64)) -> f64 {
+    -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + (y - mean).powi(2) / variance)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn observed(unit: &[f64], objective: f64) -> Observed {
+        Observed {
+            unit: unit.to_vec(),
+            objective,
+            constraints: Vec::new(),
+            proposed: true,
+            fantasy: false,
+        }
+    }
+
+    fn pending(after: usize, unit: &[f64], with_pde: (f64, f64)) -> Pending {
+        Pending {
+            after,
+            unit: unit.to_vec(),
+            with_pde,
+            without: (0.0, 1.0),
+        }
+    }
+
+    #[test]
+    fn a_prediction_is_scored_once_by_its_own_observation_and_the_better_model_is_kept() {
+        let mut record = Record {
+            pending: vec![
+                pending(1, &[0.5], (3.0, 0.01)),
+                pending(2, &[0.25], (0.0, 1.0)),
+            ],
+            ..Record::default()
+        };
+        // The same point observed before the proposal is not its observation.
+        let mut history = vec![observed(&[0.5], 9.0), observed(&[0.1], 0.0)];
+        record.score(&history);
+        assert_eq!(record.scored, 0);
+        // A pending point's stand-in value is not its observation either.
+        history.push(Observed {
+            fantasy: true,
+            ..observed(&[0.5], 9.0)
+        });
+        record.score(&history);
+        assert_eq!(record.scored, 0);
+        history.pop();
+        history.push(observed(&[0.5], 0.0));
+        record.score(&history);
+        assert_eq!(record.scored, 1);
+        assert_eq!(record.pending.len(), 1, "the second is still waiting");
+        let expected = log_density(0.0, (3.0, 0.01)) - log_density(0.0, (0.0, 1.0));
+        approx::assert_relative_eq!(record.with_pde - record.without, expected, epsilon = 1e-9);
+        // Confidently wrong: the pde's model goes, whatever leave-one-out says.
+        assert!(!keep_pde(Check::Prequential, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::CrossValidation, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::None, (-1.0, 1.0), &record));
+        // Leave-one-out's verdict against the pde stands.
+        let swapped = Record {
+            with_pde: record.without,
+            without: record.with_pde,
+            ..record.clone()
+        };
+        assert!(keep_pde(Check::Prequential, (1.0, -1.0), &swapped));
+        assert!(!keep_pde(Check::Prequential, (-1.0, 1.0), &swapped));
+        record.score(&history);
+        assert_eq!(record.scored, 1, "scored once");
+    }
+
+    #[test]
+    fn before_any_proposal_is_observed_prequential_is_leave_one_out() {
+        let record = Record::default();
+        assert!(!keep_pde(Check::Prequential, (-1.0, 1.0), &record));
+        assert!(keep_pde(Check::Prequential, (1.0, -1.0), &record));
+    }
+}
