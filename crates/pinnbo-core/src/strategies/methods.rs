@@ -372,7 +372,7 @@ mod tests {
                         ("prior", "none"),
                         ("mean", "average"),
                         ("check", "none"),
-                        ("check", "prequential"),
+                        ("check", "cross-validation"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],
