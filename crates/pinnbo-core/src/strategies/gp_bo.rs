@@ -165,6 +165,11 @@ impl GpBo {
             })?;
         let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
         let faces = problem.constraints.is_empty() && optimum_on_faces(&residuals, maximize);
+        // The GP models the objective as minimized, `−f` for `maximize`.
+        let residuals = match maximize {
+            true => residuals.negated(),
+            false => residuals,
+        };
         Ok(GpBo {
             physics: Some(Physics {
                 faces,

@@ -217,6 +217,60 @@ mod tests {
         (second.unit, second.diagnostics)
     }
 
+    /// physics-gp models the objective as minimized: a field maximized, observed as its
+    /// negation, has the pde of its negation (`N[−f] = −g`), so maximizing `f` and minimizing
+    /// it give the same predictions of `f`, and knowing the source beats not knowing it.
+    #[test]
+    fn physics_gp_predicts_a_maximized_field_as_a_minimized_one() {
+        let field = |u: &[f64]| (3.0 * u[0]).sin() + u[1] * u[1];
+        let predictions = |sense: &str, pde: &str| -> Vec<f64> {
+            let text = format!(
+                "var x in [0, 1], y in [0, 1]\nfield f(x, y) = sin(3*x) + y^2\npde {pde}\n{sense} f\n\
+                 method physics-gp {{ residual_points 64, check none }}\n"
+            );
+            let problem = match compile(&Source::new("f.pde", text.as_str())) {
+                Ok(checked) => checked.problem,
+                Err(failed) => panic!("{}", failed.render(pinnbo_dsl::Style::Plain)),
+            };
+            let sign = if sense == "maximize" { -1.0 } else { 1.0 };
+            let history: Vec<Observed> = points(Design::Sobol, 8, 2, 1)
+                .into_iter()
+                .map(|unit| Observed {
+                    objective: sign * field(&unit),
+                    constraints: Vec::new(),
+                    unit,
+                    proposed: false,
+                    fantasy: false,
+                })
+                .collect();
+            let grid = points(Design::Sobol, 50, 2, 7);
+            let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(2);
+            let means = strategy
+                .predict(&Space::of(&problem), &history, &grid, &mut rng)
+                .unwrap()
+                .unwrap();
+            means.iter().map(|m| sign * m).collect()
+        };
+        let pde = "laplacian(f) = -9*sin(3*x) + 2";
+        let (minimized, maximized) = (predictions("minimize", pde), predictions("maximize", pde));
+        for (a, b) in minimized.iter().zip(&maximized) {
+            assert!((a - b).abs() < 1e-6 * (1.0 + a.abs()), "{a} against {b}");
+        }
+        let grid = points(Design::Sobol, 50, 2, 7);
+        let rms = |means: &[f64]| {
+            let total: f64 = grid.iter().zip(means).map(|(u, m)| (field(u) - m).powi(2)).sum();
+            (total / means.len() as f64).sqrt()
+        };
+        let without_source = predictions("maximize", "laplacian(f) = 0");
+        assert!(
+            rms(&maximized) < 0.5 * rms(&without_source),
+            "{} against {}",
+            rms(&maximized),
+            rms(&without_source)
+        );
+    }
+
     /// One step of `method` configured by `settings`, on the bowl, from a fixed stream.
     fn first_step(method: &str, settings: &str) -> Diagnostics {
         let problem = problem(method, settings);

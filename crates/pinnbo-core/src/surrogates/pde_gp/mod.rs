@@ -75,6 +75,12 @@ impl Residuals {
             value_coefficients: Vec::new(),
         }
     }
+
+    /// The same equations for `−f`: a linear operator gives `N[−f] = −g`.
+    pub fn negated(mut self) -> Residuals {
+        self.targets.iter_mut().for_each(|g| *g = -*g);
+        self
+    }
 }
 
 /// Log-parameters: the plain GP's, and ρ of the residual equations' noise.
