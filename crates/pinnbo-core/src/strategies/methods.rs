@@ -259,7 +259,11 @@ mod tests {
         }
         let grid = points(Design::Sobol, 50, 2, 7);
         let rms = |means: &[f64]| {
-            let total: f64 = grid.iter().zip(means).map(|(u, m)| (field(u) - m).powi(2)).sum();
+            let total: f64 = grid
+                .iter()
+                .zip(means)
+                .map(|(u, m)| (field(u) - m).powi(2))
+                .sum();
             (total / means.len() as f64).sqrt()
         };
         let without_source = predictions("maximize", "laplacian(f) = 0");
