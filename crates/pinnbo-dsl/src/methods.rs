@@ -402,13 +402,13 @@ const PHYSICS_GP: &[Spec] = &[
     ),
     Spec::new(
         "check",
-        Kind::Choice(&["prequential", "cross-validation", "none"]),
-        Default::Name("prequential"),
-        "each step, the model without the pde is fitted too and used instead unless the pde's \
-         model predicts both the held-out observations (leave-one-out) and, over the run, the \
-         proposals' values before they were observed (prequential) better, so a pde that is \
-         wrong or that the kernel cannot carry does not mislead the search; \
-         `cross-validation`: leave-one-out alone; or the pde's model always",
+        Kind::Choice(&["cross-validation", "prequential", "none"]),
+        Default::Name("cross-validation"),
+        "each step, the model without the pde is fitted too and used instead when it predicts \
+         the held-out observations better (leave-one-out), so a pde that is wrong or that the \
+         kernel cannot carry does not mislead the search; `prequential`: the pde's model must \
+         also have predicted the proposals' values, before they were observed, better over \
+         the run; or the pde's model always",
     ),
     Spec::new(
         "prior",

@@ -430,7 +430,7 @@ mod tests {
                         ("prior", "none"),
                         ("mean", "average"),
                         ("check", "none"),
-                        ("check", "cross-validation"),
+                        ("check", "prequential"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],
