@@ -86,7 +86,8 @@ pub struct Physics {
     /// Whether each step also fits the model without the pde, and how it chooses between
     /// the two (docs/algorithms.md §8).
     pub check: Check,
-    /// Both models' record at the proposals, for `check prequential` (saved with the journal).
+    /// Both models' record at the proposals, kept for `check prequential` only (saved with
+    /// the journal).
     record: Record,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
@@ -452,7 +453,11 @@ impl Strategy for GpBo {
         let d = space.dim();
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        if let Some(physics) = &mut self.physics {
+        if let Some(physics) = self
+            .physics
+            .as_mut()
+            .filter(|p| p.check == Check::Prequential)
+        {
             physics.record.score(history);
         }
         let (fit, fitted, optimum) = self.fit_objective(history, rng)?;
@@ -557,6 +562,11 @@ impl Strategy for GpBo {
             }
             GpAcquisition::ThompsonSampling => thompson(objective, &feasibility, &domain, rng)?,
         };
+        // Only `check prequential` reads the record: the other checks keep none.
+        let prequential = self
+            .physics
+            .as_mut()
+            .filter(|p| p.check == Check::Prequential);
         if let (
             Some(physics),
             Objective::Physics {
@@ -564,7 +574,7 @@ impl Strategy for GpBo {
                 without: Some(without),
                 ..
             },
-        ) = (&mut self.physics, &fit)
+        ) = (prequential, &fit)
         {
             // Its observation comes after every real one there is now.
             let observed = history.iter().filter(|o| !o.fantasy).count();

@@ -4,6 +4,7 @@
 //! points the run proposed.
 
 use crate::strategies::Observed;
+use crate::surrogates::log_normal_density;
 use crate::surrogates::pde_gp::PdeGp;
 use serde::{Deserialize, Serialize};
 
@@ -118,8 +119,9 @@ fn same_point(a: &[f64], b: &[f64]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| (x - y).abs() <= 1e-12)
 }
 
+/// A prediction's log density of the value `y` observed.
 fn log_density(y: f64, (mean, variance): (f64, f64)) -> f64 {
-    -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + (y - mean).powi(2) / variance)
+    log_normal_density(y - mean, variance)
 }
 
 #[cfg(test)]

@@ -17,6 +17,12 @@ pub(crate) fn dot(a: &[f64], b: &[f64]) -> f64 {
     a.iter().zip(b).map(|(x, y)| x * y).sum()
 }
 
+/// `log N(error; 0, variance)`: a prediction's log density of what was observed, `error` the
+/// observation less the predicted mean.
+pub(crate) fn log_normal_density(error: f64, variance: f64) -> f64 {
+    -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + error * error / variance)
+}
+
 /// What a hyperparameter fit starts from: the previous step's optimum when there is one,
 /// and how many starts a fit without one makes.
 pub struct Starts<'a, H> {

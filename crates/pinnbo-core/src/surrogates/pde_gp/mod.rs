@@ -22,7 +22,9 @@ use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
 use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Mean, Prior};
-use crate::surrogates::{batch_posterior, dot, joint_posterior, GpPosterior, Gradient, Starts};
+use crate::surrogates::{
+    batch_posterior, dot, joint_posterior, log_normal_density, GpPosterior, Gradient, Starts,
+};
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, value_only, Rows};
@@ -324,7 +326,7 @@ impl PdeGp {
                 let precision = self.scale[i].powi(2) * half.col(i).squared_norm_l2();
                 let variance = 1.0 / precision;
                 let error = self.scale[i] * self.alpha[i] * variance;
-                -0.5 * ((2.0 * std::f64::consts::PI * variance).ln() + error * error / variance)
+                log_normal_density(error, variance)
             })
             .sum();
         total / self.observed as f64
