@@ -20,24 +20,29 @@ def final(path):
 
 def summary(v): return statistics.mean(v), statistics.stdev(v) / math.sqrt(len(v))
 
-old, new = final(sys.argv[1]), final(sys.argv[2])
-method = sys.argv[3] if len(sys.argv) > 3 else None
-pairs = []  # (label, old values, new values)
-for (p, m), x in sorted(old.items()):
-    if method is None and (p, m) in new:
-        pairs.append((f"{p} {m}", x, new[(p, m)]))
-    elif method is not None and (p, method) in new:
-        pairs.append((f"{p} {method} against {m}", x, new[(p, method)]))
-tests = []
-for label, x, y in pairs:
-    _, p_better = stats.ttest_ind(y, x, equal_var=False, alternative='less')
-    _, p_worse = stats.ttest_ind(y, x, equal_var=False, alternative='greater')
-    tests.append((label, *summary(x), *summary(y), p_better, p_worse))
-ps = sorted([(t[5], i, 'b') for i, t in enumerate(tests)] + [(t[6], i, 'w') for i, t in enumerate(tests)])
-m = len(ps); kmax = 0
-for r, (p, i, w) in enumerate(ps, 1):
-    if p <= 0.05 * r / m: kmax = r
-rej = {(i, w) for r, (p, i, w) in enumerate(ps, 1) if r <= kmax}
-for i, t in enumerate(tests):
-    print(f"{t[0]:40s} old {t[1]:.4g} ± {t[2]:.2g}  new {t[3]:.4g} ± {t[4]:.2g}  "
-          f"p(better) {t[5]:.3g}{'*' if (i, 'b') in rej else ''} p(worse) {t[6]:.3g}{'*' if (i, 'w') in rej else ''}")
+def main():
+    old, new = final(sys.argv[1]), final(sys.argv[2])
+    method = sys.argv[3] if len(sys.argv) > 3 else None
+    pairs = []  # (label, old values, new values)
+    for (p, m), x in sorted(old.items()):
+        if method is None and (p, m) in new:
+            pairs.append((f"{p} {m}", x, new[(p, m)]))
+        elif method is not None and (p, method) in new:
+            pairs.append((f"{p} {method} against {m}", x, new[(p, method)]))
+    tests = []
+    for label, x, y in pairs:
+        _, p_better = stats.ttest_ind(y, x, equal_var=False, alternative='less')
+        _, p_worse = stats.ttest_ind(y, x, equal_var=False, alternative='greater')
+        tests.append((label, *summary(x), *summary(y), p_better, p_worse))
+    ps = sorted([(t[5], i, 'b') for i, t in enumerate(tests)] + [(t[6], i, 'w') for i, t in enumerate(tests)])
+    m = len(ps); kmax = 0
+    for r, (p, i, w) in enumerate(ps, 1):
+        if p <= 0.05 * r / m: kmax = r
+    rej = {(i, w) for r, (p, i, w) in enumerate(ps, 1) if r <= kmax}
+    for i, t in enumerate(tests):
+        print(f"{t[0]:40s} old {t[1]:.4g} ± {t[2]:.2g}  new {t[3]:.4g} ± {t[4]:.2g}  "
+              f"p(better) {t[5]:.3g}{'*' if (i, 'b') in rej else ''} p(worse) {t[6]:.3g}{'*' if (i, 'w') in rej else ''}")
+
+
+if __name__ == "__main__":
+    main()
