@@ -219,7 +219,7 @@ impl GpBo {
         let optimum = Optimum::Physics(with_pde.hyper.clone());
         if physics.check == Check::None || x.len() < 2 {
             let diagnostics = physics_diagnostics(&with_pde);
-            return Ok((Objective::pde(with_pde), diagnostics, optimum));
+            return Ok((Objective::Pde(Box::new(with_pde)), diagnostics, optimum));
         }
         // The pde-free model starts cold each step: its fit is small and cheap.
         let cold = Starts {
@@ -239,9 +239,9 @@ impl GpBo {
                 .with("prequential_with_pde", total_with)
                 .with("prequential_without_pde", total_without);
         }
-        let objective = Objective::Physics {
+        let objective = Objective::Checked {
             with_pde: Box::new(with_pde),
-            without: Some(Box::new(without)),
+            without: Box::new(without),
             keep_pde: keep,
         };
         Ok((objective, diagnostics, optimum))
@@ -260,38 +260,36 @@ impl GpBo {
     }
 }
 
-/// The objective's fitted model: the plain GP, or the physics-informed one with the
-/// pde-free model it was checked against and which of the two is used.
+/// The objective's fitted model: the plain GP, the physics-informed one unchecked, or the
+/// physics-informed one with the pde-free model it was checked against and which of the two
+/// is used.
 enum Objective {
     Plain(GpModel),
-    Physics {
+    Pde(Box<PdeGp>),
+    Checked {
         with_pde: Box<PdeGp>,
-        without: Option<Box<PdeGp>>,
+        without: Box<PdeGp>,
         keep_pde: bool,
     },
 }
 
 impl Objective {
-    fn pde(with_pde: PdeGp) -> Objective {
-        Objective::Physics {
-            with_pde: Box::new(with_pde),
-            without: None,
-            keep_pde: true,
-        }
-    }
-
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
             Objective::Plain(gp) => gp,
-            Objective::Physics {
+            Objective::Pde(with_pde) => with_pde.as_ref(),
+            Objective::Checked {
                 with_pde,
                 without,
                 keep_pde,
-            } => match (keep_pde, without) {
-                (false, Some(without)) => without.as_ref(),
-                _ => with_pde.as_ref(),
-            },
+            } => {
+                if *keep_pde {
+                    with_pde.as_ref()
+                } else {
+                    without.as_ref()
+                }
+            }
         }
     }
 }
@@ -569,10 +567,8 @@ impl Strategy for GpBo {
             .filter(|p| p.check == Check::Prequential);
         if let (
             Some(physics),
-            Objective::Physics {
-                with_pde,
-                without: Some(without),
-                ..
+            Objective::Checked {
+                with_pde, without, ..
             },
         ) = (prequential, &fit)
         {
