@@ -441,3 +441,50 @@ fn the_fit_gradient_matches_differences() {
         }
     }
 }
+
+/// The pde at points between `residuals(count, ..)`'s, each equation times `factor`.
+fn between(count: usize, factor: f64) -> Residuals {
+    let mut r = residuals(count, |_| factor);
+    for f in &mut r.functionals {
+        f.point[0] = (f.point[0] + 0.5 / count as f64).min(1.0);
+    }
+    let points: Vec<f64> = r.functionals.iter().map(|f| f.point[0]).collect();
+    r.targets = points.iter().map(|z| factor * source(*z)).collect();
+    r
+}
+
+/// A model conditioned on a true pde predicts it at points it did not see far better than
+/// the same GP without it; scaling those equations moves both scores by the same log factor.
+#[test]
+fn held_out_equations_favour_a_true_pde_whatever_their_scale() {
+    let (x, y) = observations();
+    let fit = |r: &Residuals| {
+        PdeGp::with_hyper(
+            model(Scaling::Point, Mean::Constant),
+            &x,
+            &y,
+            r,
+            hyper(0.15),
+        )
+        .unwrap()
+    };
+    let (with_pde, without) = (fit(&residuals(16, |_| 1.0)), fit(&Residuals::none()));
+    let unit = between(16, 1.0);
+    let scores = (
+        with_pde.held_out_equations(&unit),
+        without.held_out_equations(&unit),
+    );
+    assert!(scores.0 > scores.1 + 2.0, "{scores:?}");
+    let scaled = between(16, 1e3);
+    let shift = -(1e3f64).ln();
+    approx::assert_relative_eq!(
+        with_pde.held_out_equations(&scaled),
+        scores.0 + shift,
+        epsilon = 1e-6
+    );
+    approx::assert_relative_eq!(
+        without.held_out_equations(&scaled),
+        scores.1 + shift,
+        epsilon = 1e-6
+    );
+}
