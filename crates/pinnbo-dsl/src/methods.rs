@@ -402,14 +402,13 @@ const PHYSICS_GP: &[Spec] = &[
     ),
     Spec::new(
         "check",
-        Kind::Choice(&["cross-validation", "prequential", "held-out", "none"]),
+        Kind::Choice(&["cross-validation", "prequential", "none"]),
         Default::Name("cross-validation"),
         "each step, the model without the pde is fitted too and used instead when it predicts \
          the held-out observations better (leave-one-out), so a pde that is wrong or that the \
          kernel cannot carry does not mislead the search; `prequential`: the pde's model must \
          also have predicted the proposals' values, before they were observed, better over \
-         the run; `held-out`: it must also predict the pde better at points neither model was \
-         conditioned on; or the pde's model always",
+         the run; or the pde's model always",
     ),
     Spec::new(
         "prior",

@@ -13,7 +13,7 @@ use crate::acquisition::{
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::methods::choice;
-use crate::strategies::model_check::{keep_pde, Check, Record, Scores};
+use crate::strategies::model_check::{keep_pde, Check, Record};
 use crate::strategies::physics::{objective_field, optimum_on_faces, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, GpSpec, Hyper, Kernel, Mean, Prior};
@@ -57,10 +57,6 @@ pub struct GpBo {
     known_noise: Option<NoiseModel>,
 }
 
-/// Offsets the held-out equations' scramble from the residual points' (any odd constant
-/// that changes the low 32 bits does).
-const HELD_OUT_SEED: u64 = 0x9e37_79b9;
-
 /// Each plain GP's last fitted hyperparameters: the objective's (unless the pde's GP models
 /// it) and each constraint's.
 #[derive(Default)]
@@ -93,8 +89,6 @@ pub struct Physics {
     /// Both models' record at the proposals, kept for `check prequential` only (saved with
     /// the journal).
     record: Record,
-    /// The pde at other points than `residuals`, for `check held-out` only.
-    held_out: Option<Residuals>,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
 }
@@ -156,44 +150,33 @@ impl GpBo {
         seed: u64,
     ) -> Result<GpBo, StrategyError> {
         let field = objective_field(problem, "the physics-informed GP")?;
-        let unusable = |e: PhysicsError| {
-            let hint = match e {
-                PhysicsError::Linear {
-                    source: LinearError::Nonlinear { .. },
-                    ..
-                } => {
-                    "; a Gaussian process can be conditioned on a linear pde only: use \
-                      `method pinn-bo`, whose network is trained on any pde"
-                }
-                _ => "",
-            };
-            StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
-        };
-        let residuals_at =
-            |count: usize, seed: u64| residuals(problem, field, operators, count, seed);
-        let residuals = residuals_at(s.count("residual_points"), seed).map_err(unusable)?;
+        let residuals = residuals(problem, field, operators, s.count("residual_points"), seed)
+            .map_err(|e| {
+                let hint = match e {
+                    PhysicsError::Linear {
+                        source: LinearError::Nonlinear { .. },
+                        ..
+                    } => {
+                        "; a Gaussian process can be conditioned on a linear pde only: use \
+                          `method pinn-bo`, whose network is trained on any pde"
+                    }
+                    _ => "",
+                };
+                StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
+            })?;
         let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
         let faces = problem.constraints.is_empty() && optimum_on_faces(&residuals, maximize);
         // The GP models the objective as minimized, `−f` for `maximize`.
-        let minimized = |r: Residuals| if maximize { r.negated() } else { r };
-        let check = choice(s, "check", Check::from_name);
-        // As many points again, from another scramble: the model is conditioned on none.
-        let held_out = match check {
-            Check::HeldOut => {
-                let count = s.count("residual_points");
-                let other = seed.wrapping_add(HELD_OUT_SEED);
-                let equations = residuals_at(count, other).map_err(unusable)?;
-                Some(minimized(equations))
-            }
-            _ => None,
+        let residuals = match maximize {
+            true => residuals.negated(),
+            false => residuals,
         };
         Ok(GpBo {
             physics: Some(Physics {
                 faces,
-                residuals: minimized(residuals),
+                residuals,
                 scaling: choice(s, "scaling", Scaling::from_name),
-                check,
-                held_out,
+                check: choice(s, "check", Check::from_name),
                 record: Record::default(),
                 previous: None,
             }),
@@ -244,24 +227,11 @@ impl GpBo {
             restarts: self.restarts,
         };
         let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
-        let scores = Scores {
-            leave_one_out: (with_pde.leave_one_out(), without.leave_one_out()),
-            equations: physics.held_out.as_ref().map(|equations| {
-                (
-                    with_pde.held_out_equations(equations),
-                    without.held_out_equations(equations),
-                )
-            }),
-        };
-        let keep = keep_pde(physics.check, &scores, &physics.record);
+        let scores = (with_pde.leave_one_out(), without.leave_one_out());
+        let keep = keep_pde(physics.check, scores, &physics.record);
         let mut diagnostics = physics_diagnostics(if keep { &with_pde } else { &without })
-            .with("loo_with_pde", scores.leave_one_out.0)
-            .with("loo_without_pde", scores.leave_one_out.1);
-        if let Some((with, without)) = scores.equations {
-            diagnostics = diagnostics
-                .with("held_out_with_pde", with)
-                .with("held_out_without_pde", without);
-        }
+            .with("loo_with_pde", scores.0)
+            .with("loo_without_pde", scores.1);
         if physics.check == Check::Prequential {
             let (scored, total_with, total_without) = physics.record.totals();
             diagnostics = diagnostics

@@ -431,7 +431,6 @@ mod tests {
                         ("mean", "average"),
                         ("check", "none"),
                         ("check", "prequential"),
-                        ("check", "held-out"),
                         ("restarts", "3"),
                         ("beta", "9"),
                     ][..],

@@ -19,9 +19,6 @@ pub enum Check {
     /// density of the proposals' values, each predicted by the models fitted before it was
     /// observed: the pde's model is kept only when it wins both.
     Prequential,
-    /// Cross-validation, and also the higher mean log density of pde equations at points
-    /// neither model was conditioned on: the pde's model is kept only when it wins both.
-    HeldOut,
 }
 
 impl Check {
@@ -30,7 +27,6 @@ impl Check {
             "none" => Some(Check::None),
             "cross-validation" => Some(Check::CrossValidation),
             "prequential" => Some(Check::Prequential),
-            "held-out" => Some(Check::HeldOut),
             _ => None,
         }
     }
@@ -103,23 +99,13 @@ impl Record {
     }
 }
 
-/// The two models' scores (with the pde, without) a check compares.
-pub struct Scores {
-    pub leave_one_out: (f64, f64),
-    /// Held-out equations' mean log density, computed for `check held-out` only.
-    pub equations: Option<(f64, f64)>,
-}
-
-/// Whether the pde's model is kept, by `check`, from the two models' scores and the run's
-/// record.
-pub fn keep_pde(check: Check, scores: &Scores, record: &Record) -> bool {
-    let cross_validated = scores.leave_one_out.0 >= scores.leave_one_out.1;
+/// Whether the pde's model is kept, by `check`, from the two models' leave-one-out scores
+/// and the run's record.
+pub fn keep_pde(check: Check, leave_one_out: (f64, f64), record: &Record) -> bool {
+    let cross_validated = leave_one_out.0 >= leave_one_out.1;
     match check {
         Check::None => true,
         Check::CrossValidation => cross_validated,
-        // The observations cannot show a pde the kernel carries only at its residual points:
-        // the model then predicts the observations well and the pde between them badly.
-        Check::HeldOut => cross_validated && scores.equations.is_none_or(|(w, wo)| w >= wo),
         // Each score alone is biased towards the model not in use: the one in use is scored
         // where its acquisition expected the most, the other at points it did not choose.
         // Requiring both keeps leave-one-out's verdicts and adds the proposals'.
@@ -149,13 +135,6 @@ mod tests {
             constraints: Vec::new(),
             proposed: true,
             fantasy: false,
-        }
-    }
-
-    fn loo(with_pde: f64, without: f64) -> Scores {
-        Scores {
-            leave_one_out: (with_pde, without),
-            equations: None,
         }
     }
 
@@ -196,17 +175,17 @@ mod tests {
         let expected = log_density(0.0, (3.0, 0.01)) - log_density(0.0, (0.0, 1.0));
         approx::assert_relative_eq!(record.with_pde - record.without, expected, epsilon = 1e-9);
         // Confidently wrong: the pde's model goes, whatever leave-one-out says.
-        assert!(!keep_pde(Check::Prequential, &loo(1.0, -1.0), &record));
-        assert!(keep_pde(Check::CrossValidation, &loo(1.0, -1.0), &record));
-        assert!(keep_pde(Check::None, &loo(-1.0, 1.0), &record));
+        assert!(!keep_pde(Check::Prequential, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::CrossValidation, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::None, (-1.0, 1.0), &record));
         // Leave-one-out's verdict against the pde stands.
         let swapped = Record {
             with_pde: record.without,
             without: record.with_pde,
             ..record.clone()
         };
-        assert!(keep_pde(Check::Prequential, &loo(1.0, -1.0), &swapped));
-        assert!(!keep_pde(Check::Prequential, &loo(-1.0, 1.0), &swapped));
+        assert!(keep_pde(Check::Prequential, (1.0, -1.0), &swapped));
+        assert!(!keep_pde(Check::Prequential, (-1.0, 1.0), &swapped));
         record.score(&history);
         assert_eq!(record.scored, 1, "scored once");
     }
@@ -214,34 +193,7 @@ mod tests {
     #[test]
     fn before_any_proposal_is_observed_prequential_is_leave_one_out() {
         let record = Record::default();
-        assert!(!keep_pde(Check::Prequential, &loo(-1.0, 1.0), &record));
-        assert!(keep_pde(Check::Prequential, &loo(1.0, -1.0), &record));
-    }
-
-    #[test]
-    fn held_out_equations_can_only_take_the_pde_away() {
-        let record = Record::default();
-        let scores = |loo: (f64, f64), equations: (f64, f64)| Scores {
-            leave_one_out: loo,
-            equations: Some(equations),
-        };
-        assert!(keep_pde(
-            Check::HeldOut,
-            &scores((1.0, -1.0), (-3.0, -12.0)),
-            &record
-        ));
-        assert!(!keep_pde(
-            Check::HeldOut,
-            &scores((1.0, -1.0), (-140.0, -6.0)),
-            &record
-        ));
-        assert!(!keep_pde(
-            Check::HeldOut,
-            &scores((-1.0, 1.0), (-3.0, -12.0)),
-            &record
-        ));
-        // Cross-validation ignores them.
-        let against = scores((1.0, -1.0), (-140.0, -6.0));
-        assert!(keep_pde(Check::CrossValidation, &against, &record));
+        assert!(!keep_pde(Check::Prequential, (-1.0, 1.0), &record));
+        assert!(keep_pde(Check::Prequential, (1.0, -1.0), &record));
     }
 }

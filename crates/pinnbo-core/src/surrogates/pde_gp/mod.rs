@@ -332,33 +332,6 @@ impl PdeGp {
         total / self.observed as f64
     }
 
-    /// The mean log predictive density of pde equations the model was not conditioned on
-    /// (`equations`, at other points): how well it carries the pde between its residual
-    /// points. Each is predicted in the standardized field's units, with the equations' own
-    /// noise where the model has residual rows (`ρ` of its own prior variance). An
-    /// equation's scale moves both models' densities alike, so two models' scores compare.
-    pub fn held_out_equations(&self, equations: &Residuals) -> f64 {
-        let inv_l = self.inverse_lengthscales();
-        let s2 = self.hyper.gp.log_signal.exp();
-        let trust = match self.residual_rows() {
-            0 => 0.0,
-            _ => self.hyper.log_relative.exp(),
-        };
-        let total: f64 = equations
-            .functionals
-            .par_iter()
-            .zip(&equations.targets)
-            .zip(&equations.value_coefficients)
-            .map(|((at, g), c0)| {
-                let target = (g - self.standardizer.mean * c0) / self.standardizer.std;
-                let (mean, variance) = self.predict_functional(at);
-                let noise = trust * s2 * covariance(at, at, &inv_l, None);
-                log_normal_density(target - mean, variance + noise)
-            })
-            .sum();
-        total / equations.functionals.len().max(1) as f64
-    }
-
     /// The predictive mean and variance of an observation at `u`, noise included, in the
     /// data's units.
     pub fn predictive(&self, u: &[f64]) -> (f64, f64) {
