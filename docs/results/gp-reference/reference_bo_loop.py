@@ -71,12 +71,13 @@ def evaluated(name, journals):
 
 if __name__ == "__main__":
     name, journals, budget = sys.argv[1], sys.argv[2], int(sys.argv[3])
+    seeds = int(sys.argv[4]) if len(sys.argv) > 4 else 10
     if name in EVALUATED:
         f, lo, hi, d, optimum, sign = evaluated(name, journals)
     else:
         (f, lo, hi, d, optimum), sign = PROBLEMS[name], 1.0
     regrets = []
-    for seed in range(10):
+    for seed in range(seeds):
         records = [json.loads(l) for l in open(f"{journals}/seed{seed}/journal.jsonl")][1:]
         for r in records:  # a problem without noise journals no separate clean value
             r["clean"] = r["clean"] or r["observed"]
@@ -99,4 +100,4 @@ if __name__ == "__main__":
         regrets.append(clean.min().item() - optimum)
         print(f"{name} seed {seed}: regret {regrets[-1]:.6g}", flush=True)
     m = statistics.mean(regrets); se = statistics.stdev(regrets) / math.sqrt(len(regrets))
-    print(f"{name} budget {budget}: reference regret {m:.4g} ± {se:.2g} (10 seeds)")
+    print(f"{name} budget {budget}: reference regret {m:.4g} ± {se:.2g} ({seeds} seeds)")
