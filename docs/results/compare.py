@@ -20,6 +20,17 @@ def final(path):
 
 def summary(v): return statistics.mean(v), statistics.stdev(v) / math.sqrt(len(v))
 
+def benjamini_hochberg(ps):
+    """Each p-value's Benjamini–Hochberg q-value over the family `ps` (rejected at α when
+    q <= α)."""
+    order = sorted(range(len(ps)), key=lambda i: ps[i])
+    q, running = [0.0] * len(ps), 1.0
+    for rank in range(len(ps), 0, -1):
+        i = order[rank - 1]
+        running = min(running, ps[i] * len(ps) / rank)
+        q[i] = running
+    return q
+
 def main():
     old, new = final(sys.argv[1]), final(sys.argv[2])
     method = sys.argv[3] if len(sys.argv) > 3 else None
@@ -34,11 +45,9 @@ def main():
         _, p_better = stats.ttest_ind(y, x, equal_var=False, alternative='less')
         _, p_worse = stats.ttest_ind(y, x, equal_var=False, alternative='greater')
         tests.append((label, *summary(x), *summary(y), p_better, p_worse))
-    ps = sorted([(t[5], i, 'b') for i, t in enumerate(tests)] + [(t[6], i, 'w') for i, t in enumerate(tests)])
-    m = len(ps); kmax = 0
-    for r, (p, i, w) in enumerate(ps, 1):
-        if p <= 0.05 * r / m: kmax = r
-    rej = {(i, w) for r, (p, i, w) in enumerate(ps, 1) if r <= kmax}
+    family = [(i, 'b') for i in range(len(tests))] + [(i, 'w') for i in range(len(tests))]
+    q = benjamini_hochberg([tests[i][5 if w == 'b' else 6] for i, w in family])
+    rej = {key for key, qi in zip(family, q) if qi <= 0.05}
     for i, t in enumerate(tests):
         print(f"{t[0]:40s} old {t[1]:.4g} ± {t[2]:.2g}  new {t[3]:.4g} ± {t[4]:.2g}  "
               f"p(better) {t[5]:.3g}{'*' if (i, 'b') in rej else ''} p(worse) {t[6]:.3g}{'*' if (i, 'w') in rej else ''}")

@@ -11,7 +11,7 @@ read from the first file that has it.
 import sys, math, statistics
 from scipy import stats
 sys.path.insert(0, __file__.rsplit("/", 1)[0] + "/..")
-from compare import final, summary  # noqa: E402  (the same reading of a results.csv)
+from compare import benjamini_hochberg, final, summary  # noqa: E402  (the same reading of a results.csv)
 
 reference, pinnbo = final(sys.argv[1]), {}
 for path in sys.argv[3:]:
@@ -24,12 +24,7 @@ for method in sys.argv[2].split(","):
             ours = pinnbo[(problem, method)]
             p = stats.ttest_ind(ours, ref, equal_var=False, alternative="less").pvalue
             rows.append((problem, summary(ours), summary(ref), p))
-    order = sorted(range(len(rows)), key=lambda i: rows[i][3])
-    q, running = [0.0] * len(rows), 1.0
-    for rank in range(len(order), 0, -1):
-        i = order[rank - 1]
-        running = min(running, rows[i][3] * len(rows) / rank)
-        q[i] = running
+    q = benjamini_hochberg([row[3] for row in rows])
     print(f"== {method} against the reference")
     for (problem, (m, se), (rm, rse), p), qi in zip(rows, q):
         mark = "*" if qi <= 0.05 else ""

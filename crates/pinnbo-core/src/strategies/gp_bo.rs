@@ -247,6 +247,13 @@ impl GpBo {
         Ok((objective, diagnostics, optimum))
     }
 
+    /// The pde and its record when `check prequential` reads the record: the other checks
+    /// keep none.
+    fn prequential(&mut self) -> Option<&mut Physics> {
+        let physics = self.physics.as_mut()?;
+        (physics.check == Check::Prequential).then_some(physics)
+    }
+
     /// Where the objective's next fit starts.
     fn remember(&mut self, optimum: Optimum) {
         match optimum {
@@ -451,11 +458,7 @@ impl Strategy for GpBo {
         let d = space.dim();
         let clock = std::time::Instant::now();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        if let Some(physics) = self
-            .physics
-            .as_mut()
-            .filter(|p| p.check == Check::Prequential)
-        {
+        if let Some(physics) = self.prequential() {
             physics.record.score(history);
         }
         let (fit, fitted, optimum) = self.fit_objective(history, rng)?;
@@ -560,11 +563,7 @@ impl Strategy for GpBo {
             }
             GpAcquisition::ThompsonSampling => thompson(objective, &feasibility, &domain, rng)?,
         };
-        // Only `check prequential` reads the record: the other checks keep none.
-        let prequential = self
-            .physics
-            .as_mut()
-            .filter(|p| p.check == Check::Prequential);
+        let prequential = self.prequential();
         if let (
             Some(physics),
             Objective::Checked {

@@ -223,6 +223,7 @@ mod tests {
     #[test]
     fn physics_gp_predicts_a_maximized_field_as_a_minimized_one() {
         let field = |u: &[f64]| (3.0 * u[0]).sin() + u[1] * u[1];
+        let grid = points(Design::Sobol, 50, 2, 7);
         let predictions = |sense: &str, pde: &str| -> Vec<f64> {
             let text = format!(
                 "var x in [0, 1], y in [0, 1]\nfield f(x, y) = sin(3*x) + y^2\npde {pde}\n{sense} f\n\
@@ -243,7 +244,6 @@ mod tests {
                     fantasy: false,
                 })
                 .collect();
-            let grid = points(Design::Sobol, 50, 2, 7);
             let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
             let mut rng = ChaCha8Rng::seed_from_u64(2);
             let means = strategy
@@ -257,7 +257,6 @@ mod tests {
         for (a, b) in minimized.iter().zip(&maximized) {
             assert!((a - b).abs() < 1e-6 * (1.0 + a.abs()), "{a} against {b}");
         }
-        let grid = points(Design::Sobol, 50, 2, 7);
         let rms = |means: &[f64]| {
             let total: f64 = grid
                 .iter()
