@@ -405,10 +405,11 @@ const PHYSICS_GP: &[Spec] = &[
         Kind::Choice(&["cross-validation", "prequential", "none"]),
         Default::Name("cross-validation"),
         "each step, the model without the pde is fitted too and used instead when it predicts \
-         the held-out observations better (leave-one-out), so a pde that is wrong or that the \
-         kernel cannot carry does not mislead the search; `prequential`: the pde's model must \
-         also have predicted the proposals' values, before they were observed, better over \
-         the run; or the pde's model always",
+         the held-out observations better (leave-one-out) or when the fitted prior could not \
+         have produced the pde's targets, so a pde that is wrong or that the kernel cannot \
+         carry does not mislead the search; `prequential`: the pde's model must also have \
+         predicted the proposals' values, before they were observed, better over the run; or \
+         the pde's model always",
     ),
     Spec::new(
         "prior",

@@ -218,7 +218,8 @@ impl GpBo {
         let with_pde = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
         let optimum = Optimum::Physics(with_pde.hyper.clone());
         if physics.check == Check::None || x.len() < 2 {
-            let diagnostics = physics_diagnostics(&with_pde);
+            let diagnostics = physics_diagnostics(&with_pde)
+                .with("pde_target_spread", with_pde.target_spread.unwrap_or(0.0));
             return Ok((Objective::Pde(Box::new(with_pde)), diagnostics, optimum));
         }
         // The pde-free model starts cold each step: its fit is small and cheap.
@@ -227,11 +228,13 @@ impl GpBo {
             restarts: self.restarts,
         };
         let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
+        let spread = with_pde.target_spread.unwrap_or(0.0);
         let scores = (with_pde.leave_one_out(), without.leave_one_out());
-        let keep = keep_pde(physics.check, scores, &physics.record);
+        let keep = keep_pde(physics.check, spread, scores, &physics.record);
         let mut diagnostics = physics_diagnostics(if keep { &with_pde } else { &without })
             .with("loo_with_pde", scores.0)
-            .with("loo_without_pde", scores.1);
+            .with("loo_without_pde", scores.1)
+            .with("pde_target_spread", spread);
         if physics.check == Check::Prequential {
             let (scored, total_with, total_without) = physics.record.totals();
             diagnostics = diagnostics

@@ -32,23 +32,61 @@ pub struct Starts<'a, H> {
 
 /// What an acquisition asks of a fitted Gaussian model of the objective.
 pub trait GpPosterior: Sync {
-    /// Mean and variance of the latent function at `u`, standardized units.
-    fn predict_standardized(&self, u: &[f64]) -> (f64, f64);
+    /// The prior mean of the standardized field, a constant: each prediction below is the
+    /// posterior of the field less it ([`GpPosterior::centred`] and the like) plus it.
+    fn prior_mean(&self) -> f64;
 
-    /// Joint posterior (standardized) at several points: means and covariance.
-    fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>);
+    /// Mean and variance at `u` of the standardized field less its prior mean.
+    fn centred(&self, u: &[f64]) -> (f64, f64);
+
+    /// [`GpPosterior::centred`] jointly at several points: means and covariance.
+    fn centred_joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>);
+
+    /// [`GpPosterior::centred`] with the gradients of mean and variance in `u`.
+    fn centred_gradient(&self, u: &[f64]) -> Gradient;
+
+    /// The mean alone of [`GpPosterior::centred`]: a dot product, without the variance's solve.
+    fn centred_mean(&self, u: &[f64]) -> f64;
+
+    /// [`GpPosterior::centred`] at many points, as [`batch_posterior`] computes them: what
+    /// an acquisition's screening of thousands of candidates asks.
+    fn centred_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)>;
 
     fn standardizer(&self) -> &Standardizer;
 
+    /// Mean and variance of the latent function at `u`, standardized units.
+    fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
+        let (mean, variance) = self.centred(u);
+        (self.prior_mean() + mean, variance)
+    }
+
+    /// Joint posterior (standardized) at several points: means and covariance.
+    fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
+        let (means, cov) = self.centred_joint(points);
+        let m = self.prior_mean();
+        (means.into_iter().map(|mean| m + mean).collect(), cov)
+    }
+
     /// Mean and variance at `u` (standardized) with their gradients in `u`.
-    fn predict_gradient(&self, u: &[f64]) -> Gradient;
+    fn predict_gradient(&self, u: &[f64]) -> Gradient {
+        let g = self.centred_gradient(u);
+        Gradient {
+            mean: self.prior_mean() + g.mean,
+            ..g
+        }
+    }
 
-    /// The mean alone at `u` (standardized): a dot product, without the variance's solve.
-    fn mean_standardized(&self, u: &[f64]) -> f64;
+    /// The mean alone at `u` (standardized).
+    fn mean_standardized(&self, u: &[f64]) -> f64 {
+        self.prior_mean() + self.centred_mean(u)
+    }
 
-    /// Means and variances (standardized) at many points, as [`batch_posterior`] computes
-    /// them: what an acquisition's screening of thousands of candidates asks.
-    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)>;
+    /// Means and variances (standardized) at many points.
+    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+        let m = self.prior_mean();
+        let many = self.centred_many(points);
+        many.into_iter().map(|(mean, v)| (m + mean, v)).collect()
+    }
 
     /// The mean alone in the data's units.
     fn predict_mean(&self, u: &[f64]) -> f64 {

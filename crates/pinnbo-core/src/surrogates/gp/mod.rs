@@ -481,7 +481,11 @@ impl GpPosterior for GpModel {
         &self.standardizer
     }
 
-    fn predict_gradient(&self, u: &[f64]) -> Gradient {
+    fn prior_mean(&self) -> f64 {
+        self.constant
+    }
+
+    fn centred_gradient(&self, u: &[f64]) -> Gradient {
         let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
         let d = u.len();
@@ -496,45 +500,33 @@ impl GpPosterior for GpModel {
             }
         }
         let w = self.spd.solve(&k);
-        let g = Gradient::from_cross(&k, &dk, &self.alpha, &w, s2);
-        Gradient {
-            mean: self.constant + g.mean,
-            ..g
-        }
+        Gradient::from_cross(&k, &dk, &self.alpha, &w, s2)
     }
 
-    fn mean_standardized(&self, u: &[f64]) -> f64 {
-        let k = self.cross(u);
-        self.constant + dot(&k, &self.alpha)
+    fn centred_mean(&self, u: &[f64]) -> f64 {
+        dot(&self.cross(u), &self.alpha)
     }
 
-    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    fn centred_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
         let s2 = self.hyper.log_signal.exp();
-        let many = batch_posterior(points, |u| self.cross(u), &self.alpha, &self.spd, s2);
-        many.into_iter()
-            .map(|(m, v)| (self.constant + m, v))
-            .collect()
+        batch_posterior(points, |u| self.cross(u), &self.alpha, &self.spd, s2)
     }
 
-    /// Posterior mean and variance of the latent function at `u`, standardized units.
-    fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
+    fn centred(&self, u: &[f64]) -> (f64, f64) {
         let k = self.cross(u);
-        let mean = self.constant + dot(&k, &self.alpha);
         let v = self.spd.half_solve(&k);
         let var = self.hyper.log_signal.exp() - v.iter().map(|a| a * a).sum::<f64>();
-        (mean, var.max(0.0))
+        (dot(&k, &self.alpha), var.max(0.0))
     }
 
-    /// Joint posterior (standardized) at several points: means and covariance.
-    fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
+    fn centred_joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
         let cross: Vec<Vec<f64>> = points.iter().map(|p| self.cross(p)).collect();
         let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
-        let (means, cov) = joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
             let r2 = scaled_r2(&points[i], &points[j], &inv_l2);
             s2 * self.kernel.eval(r2).0
-        });
-        (means.into_iter().map(|m| self.constant + m).collect(), cov)
+        })
     }
 }
 

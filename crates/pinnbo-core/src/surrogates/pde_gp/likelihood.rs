@@ -76,16 +76,30 @@ impl Factored {
         )
     }
 
+    /// The mean square of the rows' targets less `c h`, each over its prior predictive
+    /// standard deviation (noise included): about 1 when the targets look like a draw from
+    /// the model, far above when the prior cannot produce them.
+    pub(super) fn mean_square_standardized(&self, c: f64) -> f64 {
+        let squares = (self
+            .y_hat
+            .iter()
+            .zip(&self.h_hat)
+            .zip(&self.noise)
+            .zip(&self.scale))
+        .map(|(((y, h), noise), scale)| (y - c * h).powi(2) / (1.0 + noise * scale * scale));
+        squares.sum::<f64>() / self.y_hat.len().max(1) as f64
+    }
+
     /// The rows' likelihood under the prior mean `c` (in place of 0).
     fn centre(&mut self, c: f64) {
         let before = dot(&self.y_hat, &self.alpha);
         for (a, b) in self.alpha.iter_mut().zip(&self.inverse_h) {
             *a -= c * b;
         }
-        let centred: Vec<f64> = (self.y_hat.iter().zip(&self.h_hat))
-            .map(|(y, h)| y - c * h)
-            .collect();
-        self.nll += 0.5 * (dot(&centred, &self.alpha) - before);
+        let after: f64 = (self.y_hat.iter().zip(&self.h_hat).zip(&self.alpha))
+            .map(|((y, h), a)| (y - c * h) * a)
+            .sum();
+        self.nll += 0.5 * (after - before);
     }
 }
 

@@ -151,6 +151,10 @@ pub struct PdeGp {
     pub standardizer: Standardizer,
     /// The negative log likelihood of the observations given the pde's equations.
     pub nll: f64,
+    /// The residual equations' targets, each standardized by its prior predictive standard
+    /// deviation, mean-squared (None without the pde): about 1 when the fitted prior could
+    /// have produced them.
+    pub target_spread: Option<f64>,
     /// How many of the conditioning rows are observations (they come first).
     observed: usize,
 }
@@ -280,7 +284,8 @@ impl PdeGp {
             spd: f.spd,
             constant,
             standardizer: rows.standardizer,
-            nll: f.nll - pde.map_or(0.0, |p| p.nll),
+            nll: f.nll - pde.as_ref().map_or(0.0, |p| p.nll),
+            target_spread: pde.map(|p| p.mean_square_standardized(constant)),
         })
     }
 
@@ -346,14 +351,19 @@ impl PdeGp {
     /// Posterior mean and variance of any functional of the standardized field (the pde's
     /// operator at a fresh point, say).
     pub fn predict_functional(&self, at: &Functional) -> (f64, f64) {
+        let (mean, variance) = self.centred_functional(at);
+        (self.constant * at.value_coefficient() + mean, variance)
+    }
+
+    /// [`PdeGp::predict_functional`] less the prior mean's share.
+    fn centred_functional(&self, at: &Functional) -> (f64, f64) {
         let inv_l = self.inverse_lengthscales();
         let s2 = self.hyper.gp.log_signal.exp();
         let k = self.cross(at, &inv_l);
-        let mean = self.constant * at.value_coefficient() + dot(&k, &self.alpha);
         let v = self.spd.half_solve(&k);
         let prior = s2 * covariance(at, at, &inv_l, None);
         (
-            mean,
+            dot(&k, &self.alpha),
             (prior - v.iter().map(|a| a * a).sum::<f64>()).max(0.0),
         )
     }
@@ -364,8 +374,12 @@ impl GpPosterior for PdeGp {
         &self.standardizer
     }
 
+    fn prior_mean(&self) -> f64 {
+        self.constant
+    }
+
     /// The derivative of the covariance with f(u) along u_a is the covariance with ∂_a f(u).
-    fn predict_gradient(&self, u: &[f64]) -> Gradient {
+    fn centred_gradient(&self, u: &[f64]) -> Gradient {
         let inv_l = self.inverse_lengthscales();
         let k = self.cross(&Functional::value(u), &inv_l);
         let dk: Vec<Vec<f64>> = (0..u.len())
@@ -383,46 +397,37 @@ impl GpPosterior for PdeGp {
             })
             .collect();
         let w = self.spd.solve(&k);
-        let g = Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp());
-        Gradient {
-            mean: self.constant + g.mean,
-            ..g
-        }
+        Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp())
     }
 
-    fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
-        self.predict_functional(&Functional::value(u))
+    fn centred(&self, u: &[f64]) -> (f64, f64) {
+        self.centred_functional(&Functional::value(u))
     }
 
-    fn mean_standardized(&self, u: &[f64]) -> f64 {
+    fn centred_mean(&self, u: &[f64]) -> f64 {
         let k = self.cross(&Functional::value(u), &self.inverse_lengthscales());
-        self.constant + dot(&k, &self.alpha)
+        dot(&k, &self.alpha)
     }
 
     /// The value's prior variance is the signal's at every point (a stationary kernel).
-    fn predict_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
+    fn centred_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
         let inv_l = self.inverse_lengthscales();
         let cross = |u: &[f64]| self.cross(&Functional::value(u), &inv_l);
         let s2 = self.hyper.gp.log_signal.exp();
-        let many = batch_posterior(points, cross, &self.alpha, &self.spd, s2);
-        many.into_iter()
-            .map(|(m, v)| (self.constant + m, v))
-            .collect()
+        batch_posterior(points, cross, &self.alpha, &self.spd, s2)
     }
 
-    /// Joint posterior (standardized) at several points: means and covariance.
-    fn joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
+    fn centred_joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
         let inv_l = self.inverse_lengthscales();
         let s2 = self.hyper.gp.log_signal.exp();
         let cross: Vec<Vec<f64>> = points
             .par_iter()
             .map(|p| self.cross(&Functional::value(p), &inv_l))
             .collect();
-        let (means, cov) = joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
+        joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
             let (a, b) = (Functional::value(&points[i]), Functional::value(&points[j]));
             s2 * covariance(&a, &b, &inv_l, None)
-        });
-        (means.into_iter().map(|m| self.constant + m).collect(), cov)
+        })
     }
 }
 

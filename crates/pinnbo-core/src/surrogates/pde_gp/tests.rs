@@ -1,9 +1,11 @@
 use super::kernel::Term;
 use super::*;
+use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{GpModel, GpSpec, Kernel, Mean};
 use crate::surrogates::{dot, log_normal_density};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use rand_distr::StandardNormal;
 
 /// `f(x) = sin(2πx) + x/2` on [0, 1], which satisfies `f'' = −4π² sin(2πx)`; the pde leaves
 /// the null space `a + bx` to the observations.
@@ -239,6 +241,57 @@ fn leave_one_out_ranks_a_true_pde_above_none_and_a_wrong_one_below() {
     let wrong = residuals(6, |_| 1.0).negated();
     let (right, none, wrong) = (score(&right), score(&Residuals::none()), score(&wrong));
     assert!(right > none && none > wrong, "{right} {none} {wrong}");
+}
+
+/// The pde's targets standardized by their prior spread ([`PdeGp::target_spread`]): a mean
+/// square near 1 for targets drawn from the prior itself, and exactly four times as large
+/// for twice the targets (the constant mean does not move an equation without a term in f).
+#[test]
+fn target_spread_is_near_one_for_prior_draws_and_quadratic_in_the_targets() {
+    let (x, values) = observations();
+    let h = hyper(0.15);
+    let m = model(Scaling::Point, Mean::Constant);
+    let spread = |r: &Residuals| {
+        let gp = PdeGp::with_hyper(m, &x, &values, r, h.clone()).unwrap();
+        (gp.target_spread.unwrap(), gp.standardizer.std)
+    };
+    let right = residuals(40, |_| 1.0);
+    let mut doubled = right.clone();
+    doubled.targets.iter_mut().for_each(|g| *g *= 2.0);
+    let (once, std) = spread(&right);
+    approx::assert_relative_eq!(spread(&doubled).0, 4.0 * once, max_relative = 1e-12);
+    // Draws of the 40 equations' targets (in the field's units) from the prior, noise
+    // included.
+    let inv_l = [1.0 / 0.15];
+    let (s2, rho) = (h.gp.log_signal.exp(), h.log_relative.exp());
+    let f = &right.functionals;
+    let prior = Mat::from_fn(f.len(), f.len(), |i, j| {
+        let k = s2 * covariance(&f[i], &f[j], &inv_l, None);
+        if i == j {
+            k * (1.0 + rho)
+        } else {
+            k
+        }
+    });
+    let factor = Spd::new(&prior, "prior").unwrap();
+    let lower = factor.lower_factor();
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let draws = 200;
+    let mean: f64 = (0..draws)
+        .map(|_| {
+            let xi: Vec<f64> = (0..f.len()).map(|_| rng.sample(StandardNormal)).collect();
+            let mut drawn = right.clone();
+            for (j, g) in drawn.targets.iter_mut().enumerate() {
+                *g = std * (0..=j).map(|k| lower[(j, k)] * xi[k]).sum::<f64>();
+            }
+            spread(&drawn).0
+        })
+        .sum::<f64>()
+        / draws as f64;
+    assert!(
+        (0.85..1.15).contains(&mean),
+        "mean spread of prior draws {mean}"
+    );
 }
 
 /// Fitted to four observations and the pde, the model's draws satisfy the pde at fresh points
