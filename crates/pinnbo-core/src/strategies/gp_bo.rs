@@ -13,7 +13,7 @@ use crate::acquisition::{
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::methods::choice;
-use crate::strategies::model_check::{keep_pde, Check, Record};
+use crate::strategies::model_check::{keep_pde, Check, Record, TARGET_LEVEL};
 use crate::strategies::physics::{objective_field, optimum_on_faces, residuals, PhysicsError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, GpSpec, Hyper, Kernel, Mean, Prior};
@@ -218,8 +218,7 @@ impl GpBo {
         let with_pde = PdeGp::fit(model, &x, &y, &physics.residuals, starts, noise).within(PART)?;
         let optimum = Optimum::Physics(with_pde.hyper.clone());
         if physics.check == Check::None || x.len() < 2 {
-            let diagnostics = physics_diagnostics(&with_pde)
-                .with("pde_target_spread", with_pde.target_spread.unwrap_or(0.0));
+            let diagnostics = with_target_spread(physics_diagnostics(&with_pde), &with_pde);
             return Ok((Objective::Pde(Box::new(with_pde)), diagnostics, optimum));
         }
         // The pde-free model starts cold each step: its fit is small and cheap.
@@ -228,13 +227,17 @@ impl GpBo {
             restarts: self.restarts,
         };
         let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
-        let spread = with_pde.target_spread.unwrap_or(0.0);
         let scores = (with_pde.leave_one_out(), without.leave_one_out());
-        let keep = keep_pde(physics.check, spread, scores, &physics.record);
-        let mut diagnostics = physics_diagnostics(if keep { &with_pde } else { &without })
+        let keep = keep_pde(
+            physics.check,
+            with_pde.target_spread,
+            scores,
+            &physics.record,
+        );
+        let chosen = physics_diagnostics(if keep { &with_pde } else { &without })
             .with("loo_with_pde", scores.0)
-            .with("loo_without_pde", scores.1)
-            .with("pde_target_spread", spread);
+            .with("loo_without_pde", scores.1);
+        let mut diagnostics = with_target_spread(chosen, &with_pde);
         if physics.check == Check::Prequential {
             let (scored, total_with, total_without) = physics.record.totals();
             diagnostics = diagnostics
@@ -310,6 +313,17 @@ fn physics_diagnostics(gp: &PdeGp) -> Diagnostics {
         .with("prior_mean", gp.standardizer.inverse(gp.constant))
         .with("pde_relative_noise", gp.hyper.log_relative.exp())
         .with("residual_points", gp.residual_rows())
+}
+
+/// The pde's targets' spread under the pde model's prior and the bound the check holds it
+/// to.
+fn with_target_spread(diagnostics: Diagnostics, with_pde: &PdeGp) -> Diagnostics {
+    match with_pde.target_spread {
+        Some(t) => diagnostics
+            .with("pde_target_spread", t.mean_square)
+            .with("pde_target_bound", t.quantile(1.0 - TARGET_LEVEL)),
+        None => diagnostics,
+    }
 }
 
 /// The objective's fitted hyperparameters, of whichever GP models it.

@@ -5,7 +5,7 @@
 
 use crate::strategies::Observed;
 use crate::surrogates::log_normal_density;
-use crate::surrogates::pde_gp::PdeGp;
+use crate::surrogates::pde_gp::{PdeGp, TargetSpread};
 use serde::{Deserialize, Serialize};
 
 /// How physics-gp decides whether to keep its pde (the `check` setting).
@@ -99,16 +99,13 @@ impl Record {
     }
 }
 
-/// Above this mean square of the pde's standardized targets ([`PdeGp::target_spread`]), the
-/// fitted prior could not have produced them: χ²₁'s 0.999 quantile. A mean of standard
-/// normal squares, however correlated, is a quadratic form Σ λ_i Z_i² with Σ λ_i = 1, which
-/// exceeds χ²₁'s 1 − α quantile with probability at most α for α ≤ 0.215 (Székely and
-/// Bakirov, 2003): a correct pde under a prior that fits it is dropped at a step with
-/// probability at most 0.001, whatever the correlation between its equations.
-pub const IMPLAUSIBLE_SPREAD: f64 = 10.828;
+/// The pde's model is dropped when its targets' spread under the fitted prior is above the
+/// spread's 1 − `TARGET_LEVEL` quantile ([`TargetSpread::quantile`]): a pde whose targets
+/// the prior could produce is dropped at a step with probability about 0.001.
+pub const TARGET_LEVEL: f64 = 0.001;
 
-/// Whether the pde's model is kept, by `check`, from the spread of the pde's standardized
-/// targets under its fitted prior, the two models' leave-one-out scores and the run's
+/// Whether the pde's model is kept, by `check`, from its targets' spread under its fitted
+/// prior (None: no residual equation), the two models' leave-one-out scores and the run's
 /// record.
 ///
 /// A prior that cannot produce the targets meets the pde only through bumps around the
@@ -116,11 +113,12 @@ pub const IMPLAUSIBLE_SPREAD: f64 = 10.828;
 /// still be predicted well, so leave-one-out does not see it (docs/results.md).
 pub fn keep_pde(
     check: Check,
-    target_spread: f64,
+    targets: Option<TargetSpread>,
     leave_one_out: (f64, f64),
     record: &Record,
 ) -> bool {
-    let cross_validated = target_spread <= IMPLAUSIBLE_SPREAD && leave_one_out.0 >= leave_one_out.1;
+    let plausible = targets.is_none_or(|t| t.mean_square <= t.quantile(1.0 - TARGET_LEVEL));
+    let cross_validated = plausible && leave_one_out.0 >= leave_one_out.1;
     match check {
         Check::None => true,
         Check::CrossValidation => cross_validated,
@@ -193,17 +191,17 @@ mod tests {
         let expected = log_density(0.0, (3.0, 0.01)) - log_density(0.0, (0.0, 1.0));
         approx::assert_relative_eq!(record.with_pde - record.without, expected, epsilon = 1e-9);
         // Confidently wrong: the pde's model goes, whatever leave-one-out says.
-        assert!(!keep_pde(Check::Prequential, 0.5, (1.0, -1.0), &record));
-        assert!(keep_pde(Check::CrossValidation, 0.5, (1.0, -1.0), &record));
-        assert!(keep_pde(Check::None, 0.5, (-1.0, 1.0), &record));
+        assert!(!keep_pde(Check::Prequential, None, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::CrossValidation, None, (1.0, -1.0), &record));
+        assert!(keep_pde(Check::None, None, (-1.0, 1.0), &record));
         // Leave-one-out's verdict against the pde stands.
         let swapped = Record {
             with_pde: record.without,
             without: record.with_pde,
             ..record.clone()
         };
-        assert!(keep_pde(Check::Prequential, 0.5, (1.0, -1.0), &swapped));
-        assert!(!keep_pde(Check::Prequential, 0.5, (-1.0, 1.0), &swapped));
+        assert!(keep_pde(Check::Prequential, None, (1.0, -1.0), &swapped));
+        assert!(!keep_pde(Check::Prequential, None, (-1.0, 1.0), &swapped));
         record.score(&history);
         assert_eq!(record.scored, 1, "scored once");
     }
@@ -214,22 +212,24 @@ mod tests {
     fn implausible_targets_drop_the_pde() {
         let record = Record::default();
         let favoured = (1.0, -1.0);
+        let spread = |mean_square| {
+            Some(TargetSpread {
+                mean_square,
+                independent: 1.0,
+            })
+        };
+        let bound = spread(1.0).unwrap().quantile(1.0 - TARGET_LEVEL);
         for check in [Check::CrossValidation, Check::Prequential] {
-            assert!(keep_pde(check, IMPLAUSIBLE_SPREAD, favoured, &record));
-            assert!(!keep_pde(
-                check,
-                1.001 * IMPLAUSIBLE_SPREAD,
-                favoured,
-                &record
-            ));
+            assert!(keep_pde(check, spread(bound), favoured, &record));
+            assert!(!keep_pde(check, spread(1.001 * bound), favoured, &record));
         }
-        assert!(keep_pde(Check::None, 1e6, (-1.0, 1.0), &record));
+        assert!(keep_pde(Check::None, spread(1e6), (-1.0, 1.0), &record));
     }
 
     #[test]
     fn before_any_proposal_is_observed_prequential_is_leave_one_out() {
         let record = Record::default();
-        assert!(!keep_pde(Check::Prequential, 0.5, (-1.0, 1.0), &record));
-        assert!(keep_pde(Check::Prequential, 0.5, (1.0, -1.0), &record));
+        assert!(!keep_pde(Check::Prequential, None, (-1.0, 1.0), &record));
+        assert!(keep_pde(Check::Prequential, None, (1.0, -1.0), &record));
     }
 }

@@ -3,7 +3,7 @@
 //! (docs/algorithms.md §8).
 
 use super::kernel::{covariance_in, Functional, Scratch};
-use super::{PdeHyper, PdeModel, Residuals, Scaling};
+use super::{PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
 use crate::space::Standardizer;
 use crate::surrogates::dense::Spd;
 use crate::surrogates::dot;
@@ -61,6 +61,8 @@ pub(super) struct Factored {
     /// `Â⁻¹ D (y − c h)` at the constant `c` of [`Factored::centre`] (0 until then).
     pub(super) alpha: Vec<f64>,
     pub(super) nll: f64,
+    /// N² / ‖R‖²_F for the rows' prior correlation R ([`TargetSpread::independent`]).
+    independent: f64,
     /// `D y`, `D h` and `Â⁻¹ D h`: what moving the constant mean changes.
     y_hat: Vec<f64>,
     h_hat: Vec<f64>,
@@ -76,18 +78,16 @@ impl Factored {
         )
     }
 
-    /// The mean square of the rows' targets less `c h`, each over its prior predictive
-    /// standard deviation (noise included): about 1 when the targets look like a draw from
-    /// the model, far above when the prior cannot produce them.
-    pub(super) fn mean_square_standardized(&self, c: f64) -> f64 {
-        let squares = (self
-            .y_hat
-            .iter()
-            .zip(&self.h_hat)
-            .zip(&self.noise)
-            .zip(&self.scale))
-        .map(|(((y, h), noise), scale)| (y - c * h).powi(2) / (1.0 + noise * scale * scale));
-        squares.sum::<f64>() / self.y_hat.len().max(1) as f64
+    /// The rows' targets less `c h` against the model's prior ([`TargetSpread`]).
+    pub(super) fn target_spread(&self, c: f64) -> TargetSpread {
+        // Â_jj = 1 + noise_j scale_j²: the row's prior predictive variance, equilibrated.
+        let rows = self.y_hat.iter().zip(&self.h_hat).zip(&self.noise);
+        let squares = (rows.zip(&self.scale))
+            .map(|(((y, h), noise), scale)| (y - c * h).powi(2) / (1.0 + noise * scale * scale));
+        TargetSpread {
+            mean_square: squares.sum::<f64>() / self.y_hat.len().max(1) as f64,
+            independent: self.independent,
+        }
     }
 
     /// The rows' likelihood under the prior mean `c` (in place of 0).
@@ -137,6 +137,10 @@ pub(super) fn factor(
         let v = s2 * gram.k[(first + i, first + j)] + if i == j { noise[i] } else { 0.0 };
         scale[i] * v * scale[j]
     });
+    let correlation_squares: f64 = (0..m)
+        .flat_map(|j| (0..m).map(move |i| (i, j)))
+        .map(|(i, j)| a[(i, j)].powi(2) / (a[(i, i)] * a[(j, j)]))
+        .sum();
     let spd = Spd::new(&a, "physics-informed kernel").ok()?;
     let y_hat: Vec<f64> = y[first..].iter().zip(&scale).map(|(v, s)| v * s).collect();
     let alpha = spd.solve(&y_hat);
@@ -157,6 +161,7 @@ pub(super) fn factor(
         spd,
         alpha,
         nll,
+        independent: (m * m) as f64 / correlation_squares,
         y_hat,
         h_hat,
         inverse_h,

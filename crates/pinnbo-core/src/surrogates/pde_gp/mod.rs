@@ -17,6 +17,7 @@
 
 pub mod kernel;
 mod likelihood;
+mod target_spread;
 
 use crate::space::Standardizer;
 use crate::surrogates::bounded::{self, Stop};
@@ -29,6 +30,7 @@ use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, value_only, Rows};
 use rayon::prelude::*;
+pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -151,10 +153,8 @@ pub struct PdeGp {
     pub standardizer: Standardizer,
     /// The negative log likelihood of the observations given the pde's equations.
     pub nll: f64,
-    /// The residual equations' targets, each standardized by its prior predictive standard
-    /// deviation, mean-squared (None without the pde): about 1 when the fitted prior could
-    /// have produced them.
-    pub target_spread: Option<f64>,
+    /// The residual equations' targets against the fitted prior (None without the pde).
+    pub target_spread: Option<TargetSpread>,
     /// How many of the conditioning rows are observations (they come first).
     observed: usize,
 }
@@ -285,7 +285,7 @@ impl PdeGp {
             constant,
             standardizer: rows.standardizer,
             nll: f.nll - pde.as_ref().map_or(0.0, |p| p.nll),
-            target_spread: pde.map(|p| p.mean_square_standardized(constant)),
+            target_spread: pde.map(|p| p.target_spread(constant)),
         })
     }
 

@@ -243,23 +243,36 @@ fn leave_one_out_ranks_a_true_pde_above_none_and_a_wrong_one_below() {
     assert!(right > none && none > wrong, "{right} {none} {wrong}");
 }
 
-/// The pde's targets standardized by their prior spread ([`PdeGp::target_spread`]): a mean
-/// square near 1 for targets drawn from the prior itself, and exactly four times as large
-/// for twice the targets (the constant mean does not move an equation without a term in f).
+/// The pde's targets against the prior ([`PdeGp::target_spread`]): for targets drawn from
+/// the prior itself, their mean square is near 1 and exceeds its 0.9 quantile about one
+/// time in ten; for twice the targets it is exactly four times as large (the constant mean
+/// does not move an equation without a term in f); and the equations count as independent
+/// when they are far apart against the length scale.
 #[test]
-fn target_spread_is_near_one_for_prior_draws_and_quadratic_in_the_targets() {
+fn target_spread_is_calibrated_on_prior_draws_and_quadratic_in_the_targets() {
     let (x, values) = observations();
     let h = hyper(0.15);
     let m = model(Scaling::Point, Mean::Constant);
-    let spread = |r: &Residuals| {
+    let spread = |r: &Residuals, h: &PdeHyper| {
         let gp = PdeGp::with_hyper(m, &x, &values, r, h.clone()).unwrap();
         (gp.target_spread.unwrap(), gp.standardizer.std)
     };
     let right = residuals(40, |_| 1.0);
     let mut doubled = right.clone();
     doubled.targets.iter_mut().for_each(|g| *g *= 2.0);
-    let (once, std) = spread(&right);
-    approx::assert_relative_eq!(spread(&doubled).0, 4.0 * once, max_relative = 1e-12);
+    let (once, std) = spread(&right, &h);
+    let twice = spread(&doubled, &h).0;
+    approx::assert_relative_eq!(
+        twice.mean_square,
+        4.0 * once.mean_square,
+        max_relative = 1e-12
+    );
+    assert!(
+        once.independent > 1.0 && once.independent < 40.0,
+        "{once:?}"
+    );
+    let apart = spread(&right, &hyper(0.002)).0.independent;
+    approx::assert_relative_eq!(apart, 40.0, max_relative = 1e-6);
     // Draws of the 40 equations' targets (in the field's units) from the prior, noise
     // included.
     let inv_l = [1.0 / 0.15];
@@ -276,21 +289,30 @@ fn target_spread_is_near_one_for_prior_draws_and_quadratic_in_the_targets() {
     let factor = Spd::new(&prior, "prior").unwrap();
     let lower = factor.lower_factor();
     let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let draws = 200;
-    let mean: f64 = (0..draws)
+    let draws = 400;
+    let spreads: Vec<TargetSpread> = (0..draws)
         .map(|_| {
             let xi: Vec<f64> = (0..f.len()).map(|_| rng.sample(StandardNormal)).collect();
             let mut drawn = right.clone();
             for (j, g) in drawn.targets.iter_mut().enumerate() {
                 *g = std * (0..=j).map(|k| lower[(j, k)] * xi[k]).sum::<f64>();
             }
-            spread(&drawn).0
+            spread(&drawn, &h).0
         })
-        .sum::<f64>()
-        / draws as f64;
+        .collect();
+    let mean = spreads.iter().map(|t| t.mean_square).sum::<f64>() / draws as f64;
     assert!(
         (0.85..1.15).contains(&mean),
         "mean spread of prior draws {mean}"
+    );
+    let above = spreads
+        .iter()
+        .filter(|t| t.mean_square > t.quantile(0.9))
+        .count() as f64
+        / draws as f64;
+    assert!(
+        (0.05..0.15).contains(&above),
+        "{above} of the draws above the 0.9 quantile"
     );
 }
 
