@@ -61,8 +61,6 @@ pub(super) struct Factored {
     /// `Â⁻¹ D (y − c h)` at the constant `c` of [`Factored::centre`] (0 until then).
     pub(super) alpha: Vec<f64>,
     pub(super) nll: f64,
-    /// N² / ‖R‖²_F for the rows' prior correlation R ([`TargetSpread::independent`]).
-    independent: f64,
     /// `D y`, `D h` and `Â⁻¹ D h`: what moving the constant mean changes.
     y_hat: Vec<f64>,
     h_hat: Vec<f64>,
@@ -78,15 +76,22 @@ impl Factored {
         )
     }
 
-    /// The rows' targets less `c h` against the model's prior ([`TargetSpread`]).
-    pub(super) fn target_spread(&self, c: f64) -> TargetSpread {
-        // Â_jj = 1 + noise_j scale_j²: the row's prior predictive variance, equilibrated.
-        let rows = self.y_hat.iter().zip(&self.h_hat).zip(&self.noise);
-        let squares = (rows.zip(&self.scale))
-            .map(|(((y, h), noise), scale)| (y - c * h).powi(2) / (1.0 + noise * scale * scale));
+    /// The rows' targets less `c h` against the model's prior ([`TargetSpread`]), `gram` and
+    /// `s2` those it was factored from. Computed once for the fitted model, not in the fit's
+    /// every evaluation.
+    pub(super) fn target_spread(&self, gram: &Gram, s2: f64, c: f64) -> TargetSpread {
+        let m = self.scale.len();
+        let a = |i, j| equilibrated(gram, self.first, s2, (&self.noise, &self.scale), i, j);
+        let diagonal: Vec<f64> = (0..m).map(|i| a(i, i)).collect();
+        let correlation_squares: f64 = (0..m)
+            .flat_map(|j| (0..m).map(move |i| (i, j)))
+            .map(|(i, j)| a(i, j).powi(2) / (diagonal[i] * diagonal[j]))
+            .sum();
+        let squares = (self.y_hat.iter().zip(&self.h_hat).zip(&diagonal))
+            .map(|((y, h), variance)| (y - c * h).powi(2) / variance);
         TargetSpread {
-            mean_square: squares.sum::<f64>() / self.y_hat.len().max(1) as f64,
-            independent: self.independent,
+            mean_square: squares.sum::<f64>() / m.max(1) as f64,
+            independent: (m * m) as f64 / correlation_squares,
         }
     }
 
@@ -101,6 +106,20 @@ impl Factored {
             .sum();
         self.nll += 0.5 * (after - before);
     }
+}
+
+/// `Â_ij = D_i (s² K_ij + δ_ij noise_i) D_j` over the rows `first..` of `gram`: the rows'
+/// covariance, equilibrated, from each row's noise and its `D`.
+fn equilibrated(
+    gram: &Gram,
+    first: usize,
+    s2: f64,
+    (noise, scale): (&[f64], &[f64]),
+    i: usize,
+    j: usize,
+) -> f64 {
+    let v = s2 * gram.k[(first + i, first + j)] + if i == j { noise[i] } else { 0.0 };
+    scale[i] * v * scale[j]
 }
 
 /// The model at `h` on the rows `first..` of `gram` at prior mean 0: rows below `observed`
@@ -134,13 +153,8 @@ pub(super) fn factor(
     }
     let m = n - first;
     let a = Mat::from_fn(m, m, |i, j| {
-        let v = s2 * gram.k[(first + i, first + j)] + if i == j { noise[i] } else { 0.0 };
-        scale[i] * v * scale[j]
+        equilibrated(gram, first, s2, (&noise, &scale), i, j)
     });
-    let correlation_squares: f64 = (0..m)
-        .flat_map(|j| (0..m).map(move |i| (i, j)))
-        .map(|(i, j)| a[(i, j)].powi(2) / (a[(i, i)] * a[(j, j)]))
-        .sum();
     let spd = Spd::new(&a, "physics-informed kernel").ok()?;
     let y_hat: Vec<f64> = y[first..].iter().zip(&scale).map(|(v, s)| v * s).collect();
     let alpha = spd.solve(&y_hat);
@@ -161,7 +175,6 @@ pub(super) fn factor(
         spd,
         alpha,
         nll,
-        independent: (m * m) as f64 / correlation_squares,
         y_hat,
         h_hat,
         inverse_h,

@@ -275,6 +275,7 @@ impl PdeGp {
                 jitter: f64::NAN,
             }),
         )?;
+        let s2 = hyper.gp.log_signal.exp();
         Ok(PdeGp {
             hyper,
             observed: rows.observed,
@@ -285,7 +286,7 @@ impl PdeGp {
             constant,
             standardizer: rows.standardizer,
             nll: f.nll - pde.as_ref().map_or(0.0, |p| p.nll),
-            target_spread: pde.map(|p| p.target_spread(constant)),
+            target_spread: pde.map(|p| p.target_spread(&gram, s2, constant)),
         })
     }
 
