@@ -174,6 +174,12 @@ impl Domain {
         }
     }
 
+    /// The same domain, searched on the cube's faces only when `faces` (a maximum principle
+    /// puts the optimum there).
+    pub fn on_faces_if(self, faces: bool) -> Domain {
+        Domain { faces, ..self }
+    }
+
     fn on_faces(&self) -> bool {
         self.faces && self.region.is_none()
     }
