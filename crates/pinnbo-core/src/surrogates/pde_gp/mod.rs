@@ -141,6 +141,18 @@ const WARM_STOP: Stop = Stop {
     ..FIT_STOP
 };
 
+/// The log of the shortest length scale the fit may take with `equations` residual
+/// equations in `d` variables: their spacing `N^(−1/d)` in the unit cube. Below it the
+/// equations no longer constrain the field between the residual points, and a fit that
+/// must explain noisy observations with too little noise escapes the pde there instead of
+/// raising the noise (docs/decisions.md "physics-gp's shortest length scale").
+fn shortest_lengthscale(equations: usize, d: usize) -> f64 {
+    match equations {
+        0 => LENGTHSCALE.0,
+        n => LENGTHSCALE.0.max(-(n as f64).ln() / d as f64),
+    }
+}
+
 pub struct PdeGp {
     pub hyper: PdeHyper,
     functionals: Vec<Functional>,
@@ -178,6 +190,14 @@ impl PdeGp {
             h.gp.log_noise = h.gp.log_noise.clamp(noise.0, noise.1);
             h
         };
+        let shortest = shortest_lengthscale(residuals.targets.len(), d);
+        let with_noise = |h: PdeHyper| {
+            let mut h = with_noise(h);
+            h.gp.log_lengthscales
+                .iter_mut()
+                .for_each(|l| *l = l.max(shortest));
+            h
+        };
         let previous = starts.previous.cloned().map(with_noise);
         // The likelihood in the length scales has many local optima when a pde resolves
         // finer detail than the observations: the fit starts from the best `restarts` of a
@@ -212,7 +232,7 @@ impl PdeGp {
             .collect();
         let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 3)
             .map(|i| match i {
-                _ if i < d => LENGTHSCALE,
+                _ if i < d => (shortest, LENGTHSCALE.1),
                 _ if i == d => SIGNAL,
                 _ if i == d + 1 => noise,
                 _ => RELATIVE,

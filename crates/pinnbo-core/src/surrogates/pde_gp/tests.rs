@@ -516,3 +516,41 @@ fn the_fit_gradient_matches_differences() {
         }
     }
 }
+
+/// Observations rougher than the pde allows pull the length scale down; the pde's model stops
+/// at its residual points' spacing (below it the equations would no longer constrain the field
+/// between them), while the model without them goes below it on the same data.
+#[test]
+fn the_length_scale_stays_at_least_the_residual_points_spacing() {
+    let x: Vec<Vec<f64>> = (0..40).map(|i| vec![(i as f64 + 0.3) / 40.0]).collect();
+    let values: Vec<f64> = x
+        .iter()
+        .map(|p| field(p[0]) + 0.5 * (70.0 * p[0]).sin())
+        .collect();
+    let fit = |r: &Residuals| {
+        let starts = Starts {
+            previous: None,
+            restarts: 3,
+        };
+        let m = PdeGp::fit(
+            model(Scaling::Point, Mean::Constant),
+            &x,
+            &values,
+            r,
+            starts,
+            None,
+        );
+        m.unwrap().hyper.gp.log_lengthscales[0].exp()
+    };
+    let spacing: f64 = 1.0 / 8.0;
+    assert!((shortest_lengthscale(8, 1) - spacing.ln()).abs() < 1e-12);
+    assert!((shortest_lengthscale(256, 2) - (1.0f64 / 16.0).ln()).abs() < 1e-12);
+    assert_eq!(shortest_lengthscale(0, 3), LENGTHSCALE.0);
+    let with_pde = fit(&residuals(8, |_| 1.0));
+    let without = fit(&Residuals::none());
+    assert!(
+        with_pde >= spacing * (1.0 - 1e-9),
+        "with the pde: {with_pde}"
+    );
+    assert!(without < 0.5 * spacing, "without the pde: {without}");
+}
