@@ -46,6 +46,12 @@ EVALUATED.update({  # docs/results/unseen/
     "new-beam": (("x",), (0.0,), (2.0,), "maximize"),
     "source-plate": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "maximize"),
     "conduction-plate": (("x", "y"), (0.0, 0.0), (2.0, 1.0), "maximize"),
+    # docs/results/fresh-pdes/ (closed forms, evaluated the same way)
+    "heat-rod": (("x", "t"), (0.0, 0.0), (3.0, 2.0), "minimize"),
+    "helmholtz": (("x", "y"), (0.0, 0.0), (2.0, 2.0), "minimize"),
+    "poisson-3d": (("x", "y", "z"), (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), "maximize"),
+    "sturm": (("x",), (0.0,), (4.0,), "minimize"),
+    "plume": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "maximize"),
 })
 
 def evaluated(name, journals):
