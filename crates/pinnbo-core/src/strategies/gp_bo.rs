@@ -525,8 +525,8 @@ impl Strategy for GpBo {
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
-        let domain = (self.search.domain(history, d))
-            .on_faces_if(self.physics.as_ref().is_some_and(|p| p.faces));
+        let faces = self.physics.as_ref().is_some_and(|p| p.faces);
+        let domain = self.search.domain(history, d).on_faces_if(faces);
         let (unit, value) = match self.acquisition {
             GpAcquisition::ExpectedImprovement => {
                 // Log EI plus the constraints' log probabilities: the same maximizer as

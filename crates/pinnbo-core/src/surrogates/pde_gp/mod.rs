@@ -186,24 +186,21 @@ impl PdeGp {
         let d = x[0].len();
         // A known observation noise is held fixed, as for the plain GP; every start takes it.
         let noise = noise_bounds(NOISE, known_noise, &rows.standardizer);
-        let with_noise = |mut h: PdeHyper| {
-            h.gp.log_noise = h.gp.log_noise.clamp(noise.0, noise.1);
-            h
-        };
         let shortest = shortest_lengthscale(residuals.targets.len(), d);
-        let with_noise = |h: PdeHyper| {
-            let mut h = with_noise(h);
+        // A start moved into the fit's bounds: the noise and the length scales.
+        let admissible = |mut h: PdeHyper| {
+            h.gp.log_noise = h.gp.log_noise.clamp(noise.0, noise.1);
             h.gp.log_lengthscales
                 .iter_mut()
                 .for_each(|l| *l = l.max(shortest));
             h
         };
-        let previous = starts.previous.cloned().map(with_noise);
+        let previous = starts.previous.cloned().map(admissible);
         // The likelihood in the length scales has many local optima when a pde resolves
         // finer detail than the observations: the fit starts from the best `restarts` of a
         // coarse grid (one length scale for all inputs) and the previous step's optimum,
         // ranked by their value.
-        let mut raw: Vec<(f64, PdeHyper)> = RAW_LENGTHSCALES
+        let mut grid: Vec<PdeHyper> = RAW_LENGTHSCALES
             .iter()
             .flat_map(|l| RAW_SIGNALS.iter().map(move |s| (l, s)))
             .flat_map(|(l, s)| RAW_RELATIVE.iter().map(move |r| (*l, *s, *r)))
@@ -216,7 +213,12 @@ impl PdeGp {
                 },
                 log_relative: f64::ln(relative),
             })
-            .map(with_noise)
+            .map(admissible)
+            .collect();
+        // Grid points below the shortest length scale all moved onto it: score it once.
+        grid.dedup();
+        let mut raw: Vec<(f64, PdeHyper)> = grid
+            .into_iter()
             .chain(previous.clone())
             .filter_map(|h| {
                 let value = value_only(&rows, model, &h)?;

@@ -68,6 +68,16 @@ fn hyper(lengthscale: f64) -> PdeHyper {
     }
 }
 
+/// physics-gp's default model fitted to `x`, `values` and `r` from `restarts` cold starts.
+fn fitted(x: &[Vec<f64>], values: &[f64], r: &Residuals, restarts: usize) -> PdeGp {
+    let starts = Starts {
+        previous: None,
+        restarts,
+    };
+    let m = model(Scaling::Point, Mean::Constant);
+    PdeGp::fit(m, x, values, r, starts, None).unwrap()
+}
+
 fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
     let x = vec![vec![0.1], vec![0.45], vec![0.7], vec![0.95]];
     let y = x.iter().map(|p| field(p[0])).collect();
@@ -325,19 +335,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
     let (x, values) = observations();
     let r = residuals(40, |_| 1.0);
     let mut rng = ChaCha8Rng::seed_from_u64(5);
-    let starts = Starts {
-        previous: None,
-        restarts: 2,
-    };
-    let model = PdeGp::fit(
-        model(Scaling::Point, Mean::Constant),
-        &x,
-        &values,
-        &r,
-        starts,
-        None,
-    )
-    .unwrap();
+    let model = fitted(&x, &values, &r, 2);
     let inv_l = model.inverse_lengthscales();
     let s2 = model.hyper.gp.log_signal.exp();
     for z in [0.013, 0.377, 0.5551, 0.871] {
@@ -527,21 +525,7 @@ fn the_length_scale_stays_at_least_the_residual_points_spacing() {
         .iter()
         .map(|p| field(p[0]) + 0.5 * (70.0 * p[0]).sin())
         .collect();
-    let fit = |r: &Residuals| {
-        let starts = Starts {
-            previous: None,
-            restarts: 3,
-        };
-        let m = PdeGp::fit(
-            model(Scaling::Point, Mean::Constant),
-            &x,
-            &values,
-            r,
-            starts,
-            None,
-        );
-        m.unwrap().hyper.gp.log_lengthscales[0].exp()
-    };
+    let fit = |r: &Residuals| fitted(&x, &values, r, 3).hyper.gp.log_lengthscales[0].exp();
     let spacing: f64 = 1.0 / 8.0;
     assert!((shortest_lengthscale(8, 1) - spacing.ln()).abs() < 1e-12);
     assert!((shortest_lengthscale(256, 2) - (1.0f64 / 16.0).ln()).abs() < 1e-12);
