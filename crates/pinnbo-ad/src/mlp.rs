@@ -11,34 +11,16 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::{Distribution, StandardNormal};
 use std::sync::Arc;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Activation {
-    Tanh,
-    Sin,
-    Softplus,
-    /// Zero second derivative: unusable with a pde of order two or more.
-    Relu,
-}
+/// A hidden layer's activation, as the DSL's `activation` setting names it.
+pub use pinnbo_dsl::choices::Activation;
 
-impl Activation {
-    /// By the name the DSL's `activation` setting uses.
-    pub fn from_name(name: &str) -> Option<Activation> {
-        match name {
-            "tanh" => Some(Activation::Tanh),
-            "sin" => Some(Activation::Sin),
-            "softplus" => Some(Activation::Softplus),
-            "relu" => Some(Activation::Relu),
-            _ => None,
-        }
-    }
-
-    fn scalar(self) -> ScalarFn {
-        match self {
-            Activation::Tanh => ScalarFn::Tanh,
-            Activation::Sin => ScalarFn::Sin,
-            Activation::Softplus => ScalarFn::Softplus,
-            Activation::Relu => ScalarFn::Relu,
-        }
+/// The scalar function an activation applies.
+fn scalar(activation: Activation) -> ScalarFn {
+    match activation {
+        Activation::Tanh => ScalarFn::Tanh,
+        Activation::Sin => ScalarFn::Sin,
+        Activation::Softplus => ScalarFn::Softplus,
+        Activation::Relu => ScalarFn::Relu,
     }
 }
 
@@ -280,7 +262,7 @@ impl Mlp {
     pub fn last_hidden(&self, points: &Tensor) -> Result<Tensor> {
         let mut x = points.clone();
         for layer in &self.layers[..self.layers.len() - 1] {
-            x = derivatives(self.config.activation.scalar(), &self.affine(layer, &x)?, 0)?
+            x = derivatives(scalar(self.config.activation), &self.affine(layer, &x)?, 0)?
                 .swap_remove(0);
         }
         Ok(x)
@@ -332,7 +314,7 @@ impl Mlp {
     /// and the graph's bookkeeping.
     pub fn misfit_gradients(&self, points: &Tensor, values: &Tensor) -> Result<(f64, GradStore)> {
         let n = points.dim(0)?;
-        let f = self.config.activation.scalar();
+        let f = scalar(self.config.activation);
         // Forward, keeping each layer's input and the activation's derivative there.
         let mut inputs = Vec::with_capacity(self.layers.len());
         let mut slopes = Vec::with_capacity(self.layers.len() - 1);
@@ -437,7 +419,7 @@ impl Mlp {
         // already in the value.) A probe on the bias-free part sees the same gradient.
         let mut pending_bias: Option<&Tensor> = None;
         for layer in &self.layers[1..] {
-            jet = jet.map_shifted(self.config.activation.scalar(), pending_bias)?;
+            jet = jet.map_shifted(scalar(self.config.activation), pending_bias)?;
             let input = jet.data().detach();
             jet = jet.affine(&self.scaled_weight(layer)?, None)?;
             pending_bias = Some(layer.bias.as_tensor());

@@ -33,7 +33,7 @@ pub struct AskOptions {
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Starting a run: the method (default: the file's).
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::methods::available()))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::registry::available()))]
     pub method: Option<String>,
     /// Starting a run: its seed (default: the file's, else 0).
     #[arg(long)]

@@ -9,7 +9,7 @@ use pinnbo_core::bench::results::{self, Comparison, Report, Row};
 use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
 use pinnbo_core::run::atomic;
 use pinnbo_core::run::outputs::{cell, csv_document};
-use pinnbo_core::strategies::methods;
+use pinnbo_core::strategies::registry;
 use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
 use std::fmt::Write as _;
@@ -221,9 +221,9 @@ fn check_options(o: &Options) -> Result<(), String> {
     if let Some(m) = o
         .methods
         .iter()
-        .find(|m| !methods::available().any(|a| a == *m))
+        .find(|m| !registry::available().any(|a| a == *m))
     {
-        let available: Vec<&str> = methods::available().collect();
+        let available: Vec<&str> = registry::available().collect();
         return Err(format!(
             "unknown method `{m}`; available: {}",
             available.join(", ")

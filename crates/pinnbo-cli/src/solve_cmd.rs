@@ -27,7 +27,7 @@ pub struct Options {
     /// The method (default: the file's `method`, else physics-gp for a linear pde, pinn-bo for a
     /// nonlinear one, gp-ei without a pde); `pinnbo methods` lists them
     /// with their settings.
-    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::methods::available()))]
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(pinnbo_core::strategies::registry::available()))]
     pub method: Option<String>,
     /// The run's seed: every random choice flows from it (default: the file's `seed`, else 0).
     #[arg(long)]

@@ -17,7 +17,7 @@ mod common;
 
 use pinnbo_core::oracle::from_problem;
 use pinnbo_core::space::Space;
-use pinnbo_core::strategies::methods::strategy;
+use pinnbo_core::strategies::registry::strategy;
 use rand::SeedableRng;
 use std::time::Instant;
 

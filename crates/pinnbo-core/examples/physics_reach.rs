@@ -12,10 +12,10 @@
 
 mod common;
 
+use pinnbo_core::numerics::design::{points, Design};
 use pinnbo_core::oracle::{from_problem, minimized};
-use pinnbo_core::run::design::{points, Design};
 use pinnbo_core::space::Space;
-use pinnbo_core::strategies::methods::strategy;
+use pinnbo_core::strategies::registry::strategy;
 use rand::SeedableRng;
 use std::time::Instant;
 

@@ -263,13 +263,7 @@ pub struct FdmOracle {
     pub span: Span,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
-pub enum OutputFormat {
-    /// A single number on stdout: the objective.
-    Number,
-    /// `{"objective": .., "constraints": [..]}` on stdout.
-    Json,
-}
+pub use crate::choices::CommandOutput;
 
 /// A piece of a command template: literal text or a coordinate's value.
 #[derive(Clone, Debug, PartialEq)]
@@ -282,7 +276,7 @@ pub enum TemplatePart {
 pub struct CommandOracle {
     pub template: Vec<TemplatePart>,
     pub timeout: Option<Duration>,
-    pub output: OutputFormat,
+    pub output: CommandOutput,
     pub settings: Settings,
     pub span: Span,
 }

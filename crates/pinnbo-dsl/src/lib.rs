@@ -14,6 +14,7 @@
 pub mod ast;
 pub mod builtins;
 mod check;
+pub mod choices;
 pub mod diag;
 pub mod diff;
 pub mod eval;
@@ -21,6 +22,7 @@ mod excerpt;
 pub mod ir;
 pub mod methods;
 pub mod operators;
+pub mod oracles;
 pub mod parse;
 pub mod source;
 pub mod spec;

@@ -4,8 +4,12 @@
 //! their defaults), `pinnbo methods` prints them, and docs/dsl.md's settings table is
 //! generated from them ([`markdown`]; a test keeps the two equal).
 
+use crate::choices::{
+    Activation, Check, Choice, Criterion, Draw, Features, Kernel, Mean, NetworkInit, PdeScaling,
+    PinnSurrogate, Precision, Prior, Refinement, Region, ResidualSampling, ResidualScaling, Start,
+};
 use crate::ir::{SettingValue, Settings};
-use crate::spec::{Default, Kind, Spec};
+use crate::spec::{Declared, Default, Kind, Spec};
 
 /// A method the `method` statement can name.
 #[derive(Debug)]
@@ -13,12 +17,28 @@ pub struct MethodInfo {
     pub name: &'static str,
     pub summary: &'static str,
     groups: &'static [&'static [Spec]],
+    /// Settings that act only under certain values of another of the method's settings.
+    pub only_when: &'static [OnlyWhen],
+}
+
+/// `setting` acts only while `other` is one of `values`: a file that sets it otherwise is
+/// warned (`pde::setting-without-effect`), naming both settings.
+#[derive(Debug)]
+pub struct OnlyWhen {
+    pub setting: &'static str,
+    pub other: &'static str,
+    pub values: &'static [&'static str],
 }
 
 impl MethodInfo {
     /// Every setting the method takes, in the order of its documentation.
     pub fn settings(&self) -> impl Iterator<Item = &'static Spec> + Clone {
         self.groups.iter().flat_map(|g| g.iter())
+    }
+
+    /// The method's settings read through its table.
+    pub fn read<'a>(&'static self, settings: &'a Settings) -> Declared<'a> {
+        Declared::new(self.name, self.groups, settings)
     }
 
     /// The declaration of `key`, if the method takes it.
@@ -35,8 +55,6 @@ pub fn method(name: &str) -> Option<&'static MethodInfo> {
 pub fn method_names() -> impl Iterator<Item = &'static str> {
     METHODS.iter().map(|m| m.name)
 }
-
-const ACTIVATIONS: &[&str] = &["tanh", "sin", "softplus", "relu"];
 
 // Settings several methods share; each method gives its own default.
 
@@ -61,7 +79,7 @@ const fn depth(default: u64) -> Spec {
 const fn activation(default: &'static str) -> Spec {
     Spec::new(
         "activation",
-        Kind::Choice(ACTIVATIONS),
+        Kind::Choice(Activation::NAMES),
         Default::Name(default),
         "the hidden layers' activation",
     )
@@ -87,7 +105,7 @@ const fn candidates(default: u64) -> Spec {
 
 const ACQUISITION: Spec = Spec::new(
     "acquisition",
-    Kind::Choice(&["random", "refine"]),
+    Kind::Choice(Refinement::NAMES),
     Default::Name("refine"),
     "`refine`: the best candidates are improved (GP methods: projected L-BFGS with exact \
      gradients from the best ten; neural methods: projected gradient steps from the best \
@@ -97,7 +115,7 @@ const ACQUISITION: Spec = Spec::new(
 const fn region(default: &'static str) -> Spec {
     Spec::new(
         "region",
-        Kind::Choice(&["global", "trust", "auto"]),
+        Kind::Choice(Region::NAMES),
         Default::Name(default),
         "where the acquisition looks: the whole box, or a trust region around the best point \
          (side 0.1 of the box at first, halved after 5 proposals without improvement, doubled \
@@ -153,7 +171,7 @@ const NEURAL_SURROGATE: &[Spec] = &[
     lr(1e-4),
     Spec::new(
         "dtype",
-        Kind::Choice(&["f64", "f32"]),
+        Kind::Choice(Precision::NAMES),
         Default::Name("f64"),
         "training precision (candidates are screened in f32 either way)",
     ),
@@ -162,7 +180,7 @@ const NEURAL_SURROGATE: &[Spec] = &[
 const NEURAL_BO: &[Spec] = &[
     Spec::new(
         "features",
-        Kind::Choice(&["static", "dynamic"]),
+        Kind::Choice(Features::NAMES),
         Default::Name("static"),
         "tangent features at the initial weights θ0 (the papers'), or at the trained weights \
          (then drawn independently per candidate)",
@@ -175,13 +193,13 @@ const NEURAL_BO: &[Spec] = &[
     ),
     Spec::new(
         "draw",
-        Kind::Choice(&["pathwise", "independent"]),
+        Kind::Choice(Draw::NAMES),
         Default::Name("pathwise"),
         "one function drawn and refined, or the papers' independent draw per candidate",
     ),
     Spec::new(
         "start",
-        Kind::Choice(&["initial", "previous"]),
+        Kind::Choice(Start::NAMES),
         Default::Name("initial"),
         "where each step's training starts: θ0 for the whole schedule (the papers'), or the \
          previous step's network for `warm_steps` steps (saved with the journal for --resume)",
@@ -277,20 +295,20 @@ const PINN_BO: &[Spec] = &[
     ),
     Spec::new(
         "sampling",
-        Kind::Choice(&["sobol", "uniform"]),
+        Kind::Choice(ResidualSampling::NAMES),
         Default::Name("sobol"),
         "how the residual points are drawn",
     ),
     Spec::new(
         "scaling",
-        Kind::Choice(&["point", "global"]),
+        Kind::Choice(ResidualScaling::NAMES),
         Default::Name("point"),
         "each residual point's equation scaled to the prior variance of a value there (a \
          coefficient's pole cannot dominate), or one factor for all points (the thesis's)",
     ),
     Spec::new(
         "init",
-        Kind::Choice(&["fresh", "fixed"]),
+        Kind::Choice(NetworkInit::NAMES),
         Default::Name("fresh"),
         "where a cold fit starts: a new draw of the initial weights each time (each fit is a \
          different sample), or the run's one draw θ0 (the thesis's)",
@@ -310,7 +328,7 @@ const PINN_BO: &[Spec] = &[
     ),
     Spec::new(
         "surrogate",
-        Kind::Choice(&["pinn", "ntk-gp"]),
+        Kind::Choice(PinnSurrogate::NAMES),
         Default::Name("pinn"),
         "the trained network, minimized (the thesis's), or the NTK-PINN Gaussian process's \
          lower bound μ − ν_t σ",
@@ -340,13 +358,13 @@ const PINN_BO: &[Spec] = &[
 const GP: &[Spec] = &[
     Spec::new(
         "kernel",
-        Kind::Choice(&["matern52", "se"]),
+        Kind::Choice(Kernel::NAMES),
         Default::Name("matern52"),
         "the covariance: Matérn-5/2 or squared exponential, one length scale per variable",
     ),
     Spec::new(
         "prior",
-        Kind::Choice(&["none", "dimension-scaled"]),
+        Kind::Choice(Prior::NAMES),
         Default::Name("dimension-scaled"),
         "the hyperparameters' prior: log-normal length scales whose median grows with the \
          dimension and a log-normal noise variance (a posterior mode is fitted), or none \
@@ -354,7 +372,7 @@ const GP: &[Spec] = &[
     ),
     Spec::new(
         "mean",
-        Kind::Choice(&["constant", "average"]),
+        Kind::Choice(Mean::NAMES),
         Default::Name("constant"),
         "the prior mean: a constant fitted with the hyperparameters (where the model returns \
          to away from the data), or the observations' average",
@@ -382,7 +400,7 @@ const GP_BETA: &[Spec] = &[Spec::new(
 const PHYSICS_GP: &[Spec] = &[
     Spec::new(
         "criterion",
-        Kind::Choice(&["ei", "ucb", "ts"]),
+        Kind::Choice(Criterion::NAMES),
         Default::Name("ei"),
         "what is maximized: expected improvement (constrained EI with constraints), the lower \
          confidence bound, or a Thompson draw",
@@ -395,14 +413,14 @@ const PHYSICS_GP: &[Spec] = &[
     ),
     Spec::new(
         "scaling",
-        Kind::Choice(&["point", "global"]),
+        Kind::Choice(PdeScaling::NAMES),
         Default::Name("point"),
         "each residual equation's noise: a fraction of its own prior variance (a coefficient's \
          pole cannot dominate), or one variance for all",
     ),
     Spec::new(
         "check",
-        Kind::Choice(&["cross-validation", "prequential", "none"]),
+        Kind::Choice(Check::NAMES),
         Default::Name("cross-validation"),
         "each step, the model without the pde is fitted too and used instead when it predicts \
          the held-out observations better (leave-one-out) or when the fitted prior could not \
@@ -413,13 +431,13 @@ const PHYSICS_GP: &[Spec] = &[
     ),
     Spec::new(
         "prior",
-        Kind::Choice(&["none", "dimension-scaled"]),
+        Kind::Choice(Prior::NAMES),
         Default::Name("dimension-scaled"),
         "the hyperparameters' prior, as for the plain GPs",
     ),
     Spec::new(
         "mean",
-        Kind::Choice(&["constant", "average"]),
+        Kind::Choice(Mean::NAMES),
         Default::Name("constant"),
         "the prior mean, as for the plain GPs (a constant moves each residual equation by its \
          coefficient of the field itself)",
@@ -439,61 +457,104 @@ const GP_TS: &[Spec] = &[region("global")];
 /// Methods that take a known observation noise (`noise std ..`) as their noise variance.
 pub const NOISE_AWARE_METHODS: &[&str] = &["gp-ei", "gp-ucb", "gp-ts", "physics-gp"];
 
+/// UCB's β means nothing to EI or Thompson sampling, and Thompson sampling draws on its own
+/// candidates, unrefined.
+const PHYSICS_GP_ONLY_WHEN: &[OnlyWhen] = &[
+    OnlyWhen {
+        setting: "beta",
+        other: "criterion",
+        values: &["ucb"],
+    },
+    OnlyWhen {
+        setting: "candidates",
+        other: "criterion",
+        values: &["ei", "ucb"],
+    },
+    OnlyWhen {
+        setting: "acquisition",
+        other: "criterion",
+        values: &["ei", "ucb"],
+    },
+];
+
+/// A warm start's length means nothing to a cold start.
+const NEURAL_BO_ONLY_WHEN: &[OnlyWhen] = &[OnlyWhen {
+    setting: "warm_steps",
+    other: "start",
+    values: &["previous"],
+}];
+
 pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "physics-gp",
         summary: "Gaussian process conditioned on the pde as well as the data (linear pdes)",
         groups: &[PHYSICS_GP, GP_BETA, GP_SEARCH],
+        only_when: PHYSICS_GP_ONLY_WHEN,
     },
     MethodInfo {
         name: "pinn-bo",
         summary: "physics-informed network surrogate; the pde trains it",
         groups: &[PINN_BO],
+        only_when: &[],
     },
     MethodInfo {
         name: "neural-bo",
         summary: "neural Thompson sampling",
         groups: &[NEURAL_SURROGATE, NEURAL_BO],
+        only_when: NEURAL_BO_ONLY_WHEN,
     },
     MethodInfo {
         name: "neural-cbo",
         summary: "constrained: EI on the objective among LCB-feasible points",
         groups: &[NEURAL_SURROGATE, NEURAL_CBO],
+        only_when: &[],
     },
     MethodInfo {
         name: "neural-greedy",
         summary: "perturbed targets and fresh initialization every round",
         groups: &[NEURAL_GREEDY],
+        only_when: &[],
     },
     MethodInfo {
         name: "gp-ei",
         summary: "Gaussian process, expected improvement (constrained EI with constraints)",
         groups: &[GP, GP_SEARCH],
+        only_when: &[],
     },
     MethodInfo {
         name: "gp-ucb",
         summary: "Gaussian process, lower confidence bound",
         groups: &[GP, GP_BETA, GP_SEARCH],
+        only_when: &[],
     },
     MethodInfo {
         name: "gp-ts",
         summary: "Gaussian process, Thompson sampling",
         groups: &[GP, GP_TS],
+        only_when: &[],
     },
     MethodInfo {
         name: "random",
         summary: "uniform random search",
         groups: &[],
+        only_when: &[],
     },
 ];
 
 /// A method's settings as its constructor reads them: the file's value, else the declared
-/// default. Reading a key the method does not declare is a programming error and panics
-/// (every method's constructor is exercised by the tests with every setting).
+/// default ([`Declared`], which it dereferences to), with the method they belong to.
 #[derive(Clone, Copy, Debug)]
 pub struct MethodSettings<'a> {
     pub info: &'static MethodInfo,
-    settings: &'a Settings,
+    declared: Declared<'a>,
+}
+
+impl<'a> std::ops::Deref for MethodSettings<'a> {
+    type Target = Declared<'a>;
+
+    fn deref(&self) -> &Declared<'a> {
+        &self.declared
+    }
 }
 
 impl<'a> MethodSettings<'a> {
@@ -512,7 +573,10 @@ impl<'a> MethodSettings<'a> {
                 ));
             }
         }
-        Ok(MethodSettings { info, settings })
+        Ok(MethodSettings {
+            info,
+            declared: info.read(settings),
+        })
     }
 
     /// Every setting of the method `name` at its default.
@@ -524,51 +588,19 @@ impl<'a> MethodSettings<'a> {
         let info = method(name).unwrap_or_else(|| panic!("no method `{name}`"));
         MethodSettings {
             info,
-            settings: &NONE,
+            declared: info.read(&NONE),
         }
     }
 
-    fn spec(&self, key: &str) -> &'static Spec {
+    /// The settings the file set that have no effect under its other settings, each with the
+    /// condition it misses.
+    pub fn without_effect(&self) -> impl Iterator<Item = &'static OnlyWhen> + '_ {
+        let written = self.written();
         self.info
-            .setting(key)
-            .unwrap_or_else(|| panic!("method `{}` declares no setting `{key}`", self.info.name))
-    }
-
-    pub fn int(&self, key: &str) -> u64 {
-        match (self.settings.int(key), self.spec(key).default) {
-            (Some(v), _) | (None, Default::Int(v)) => v,
-            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
-        }
-    }
-
-    /// An integer setting as a count.
-    pub fn count(&self, key: &str) -> usize {
-        usize::try_from(self.int(key)).unwrap_or(usize::MAX)
-    }
-
-    pub fn number(&self, key: &str) -> f64 {
-        match (self.settings.number(key), self.spec(key).default) {
-            (Some(v), _) | (None, Default::Number(v)) => v,
-            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
-        }
-    }
-
-    /// A number whose default is computed (None unless the file sets it).
-    pub fn computed_number(&self, key: &str) -> Option<f64> {
-        assert!(
-            matches!(self.spec(key).default, Default::Computed(_)),
-            "`{key}` has a fixed default"
-        );
-        self.settings.number(key)
-    }
-
-    /// A choice: the file's or the default, always one of the declared options.
-    pub fn name(&self, key: &str) -> &str {
-        match (self.settings.name(key), self.spec(key).default) {
-            (Some(v), _) => v,
-            (None, Default::Name(v)) => v,
-            (None, other) => panic!("`{key}` is declared with the default {other:?}"),
-        }
+            .only_when
+            .iter()
+            .filter(move |c| written.get(c.setting).is_some())
+            .filter(move |c| !c.values.contains(&self.name(c.other)))
     }
 }
 
@@ -640,8 +672,26 @@ mod tests {
         settings.0.insert("width".into(), SettingValue::Int(8));
         let s = MethodSettings::new(info, &settings).unwrap();
         assert_eq!(
-            (s.count("width"), s.count("depth"), s.name("draw")),
-            (8, 2, "pathwise")
+            (s.count("width"), s.count("depth"), s.choice::<Draw>("draw")),
+            (8, 2, Draw::Pathwise)
         );
+    }
+
+    /// A condition names settings the method declares, and values the other one offers.
+    #[test]
+    fn every_condition_names_declared_settings_and_values() {
+        for m in METHODS {
+            for c in m.only_when {
+                assert!(m.setting(c.setting).is_some(), "{}: {}", m.name, c.setting);
+                let Some(Spec {
+                    kind: Kind::Choice(options),
+                    ..
+                }) = m.setting(c.other)
+                else {
+                    panic!("{}: `{}` is not a choice", m.name, c.other);
+                };
+                assert!(c.values.iter().all(|v| options.contains(v)), "{c:?}");
+            }
+        }
     }
 }

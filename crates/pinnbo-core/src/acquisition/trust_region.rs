@@ -11,21 +11,15 @@
 //! The region is a function of the history alone (replayed from the first proposal), so a
 //! resumed run finds the same region.
 
-use crate::strategies::{Diagnostics, Observed};
+use crate::diagnostics::Diagnostics;
+use crate::history::Observed;
 use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-/// Where the acquisition's candidates and refinement may go.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Region {
-    /// The whole box (the papers').
-    Global,
-    /// A box around the incumbent (see [`TrustRegion`]).
-    Trust,
-    /// Trust above [`AUTO_DIMENSION`] dimensions, global up to it.
-    Auto,
-}
+/// Where the acquisition's candidates and refinement may go: the whole box (the papers'), a
+/// [`TrustRegion`], or `Auto`, a trust region above [`AUTO_DIMENSION`] dimensions.
+pub use pinnbo_dsl::choices::Region;
 
 /// Above this dimension `auto` uses a trust region. Up to it every published result was
 /// measured with the whole box, and a candidate perturbs all coordinates anyway.
@@ -33,7 +27,7 @@ pub const AUTO_DIMENSION: usize = 20;
 
 /// The region's side in unit-cube coordinates, at the start and after a reset. At d = 100 a
 /// side of 0.4 still led NeuralBO to points worse than random search's (docs/results.md).
-const INITIAL_SIDE: f64 = 0.1;
+pub(crate) const INITIAL_SIDE: f64 = 0.1;
 const MAX_SIDE: f64 = 0.4;
 /// Below this the region resets to the initial side (TuRBO restarts instead).
 const MIN_SIDE: f64 = INITIAL_SIDE / 32.0;
@@ -49,25 +43,15 @@ const PERTURBED: f64 = 20.0;
 /// Mixed into a search's seed for the perturbation masks.
 const MASK_SEED: u64 = 0x6d61_736b;
 
-impl Region {
-    pub fn from_name(name: &str) -> Option<Region> {
-        match name {
-            "global" => Some(Region::Global),
-            "trust" => Some(Region::Trust),
-            "auto" => Some(Region::Auto),
-            _ => None,
-        }
-    }
-
-    /// The region for the next proposal after `history` in `d` dimensions; None: the box.
-    pub fn resolve(self, history: &[Observed], d: usize) -> Option<TrustRegion> {
-        let trust = match self {
-            Region::Global => false,
-            Region::Trust => true,
-            Region::Auto => d > AUTO_DIMENSION,
-        };
-        trust.then(|| TrustRegion::after(history)).flatten()
-    }
+/// The region `region` gives the next proposal after `history` in `d` dimensions; None: the
+/// box.
+pub fn resolve(region: Region, history: &[Observed], d: usize) -> Option<TrustRegion> {
+    let trust = match region {
+        Region::Global => false,
+        Region::Trust => true,
+        Region::Auto => d > AUTO_DIMENSION,
+    };
+    trust.then(|| TrustRegion::after(history)).flatten()
 }
 
 /// A box of side `side` (unit coordinates) centred on the incumbent, clipped to the cube.
@@ -160,7 +144,7 @@ pub struct Domain {
     pub d: usize,
     pub region: Option<TrustRegion>,
     /// Only the cube's faces, where a maximum principle puts the optimum
-    /// (`strategies::physics::optimum_on_faces`); ignored inside a trust region.
+    /// (`strategies::pde::optimum_on_faces`); ignored inside a trust region.
     pub faces: bool,
 }
 
@@ -332,79 +316,10 @@ mod tests {
         }
         let mean = moved as f64 / 500.0;
         assert!((17.0..23.0).contains(&mean), "{mean} coordinates moved");
-        assert_eq!(Region::Auto.resolve(&[], d), None);
+        assert_eq!(resolve(Region::Auto, &[], d), None);
         let history = [observed(region.center.clone(), 1.0, false)];
-        assert!(Region::Auto.resolve(&history, d).is_some());
-        assert!(Region::Auto.resolve(&history[..], AUTO_DIMENSION).is_none());
-        assert!(Region::Global.resolve(&history, d).is_none());
-    }
-}
-
-/// The neural methods keep their proposals in the region above 20 dimensions.
-#[cfg(test)]
-mod in_the_methods {
-    use super::*;
-    use crate::acquisition::Search;
-    use crate::run::design::{points, Design};
-    use crate::space::Space;
-    use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
-    use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
-    use crate::strategies::Strategy;
-    use crate::surrogates::neural::SurrogateConfig;
-
-    const D: usize = 30;
-
-    fn history() -> Vec<Observed> {
-        points(Design::Sobol, 12, D, 5)
-            .into_iter()
-            .map(|unit| Observed {
-                objective: unit.iter().map(|u| (u - 0.3).powi(2)).sum(),
-                constraints: vec![],
-                unit,
-                proposed: false,
-                fantasy: false,
-            })
-            .collect()
-    }
-
-    fn assert_inside(strategy: &mut dyn Strategy) {
-        let history = history();
-        let space = Space {
-            lo: vec![0.0; D],
-            hi: vec![1.0; D],
-        };
-        let mut rng = ChaCha8Rng::seed_from_u64(3);
-        let proposal = strategy.propose(&space, &history, &mut rng).unwrap();
-        let region = TrustRegion::after(&history).unwrap();
-        for (u, (lo, hi)) in proposal.unit.iter().zip(region.bounds()) {
-            assert!(lo <= *u && *u <= hi, "{} left the region", strategy.name());
-        }
-        assert_eq!(proposal.diagnostics.region_side, Some(INITIAL_SIDE));
-    }
-
-    #[test]
-    fn neural_bo_and_neural_greedy_propose_inside_the_region() {
-        let search = Search {
-            candidates: 256,
-            ..Search::default()
-        };
-        let surrogate = SurrogateConfig {
-            width: 32,
-            min_steps: 50,
-            ..SurrogateConfig::default()
-        };
-        let config = NeuralBoConfig {
-            surrogate,
-            search,
-            ..NeuralBoConfig::default()
-        };
-        assert_inside(&mut NeuralBo::new(config, D, 1).unwrap());
-        let config = NeuralGreedyConfig {
-            width: 32,
-            epochs: 50,
-            search,
-            ..NeuralGreedyConfig::default()
-        };
-        assert_inside(&mut NeuralGreedy { config });
+        assert!(resolve(Region::Auto, &history, d).is_some());
+        assert!(resolve(Region::Auto, &history[..], AUTO_DIMENSION).is_none());
+        assert!(resolve(Region::Global, &history, d).is_none());
     }
 }

@@ -11,7 +11,7 @@
 //! [`GRACE`]. A program that must outlive an evaluation starts its own session (`setsid`).
 
 use super::{Evaluation, Failure, Oracle, SetupError};
-use pinnbo_dsl::ir::{CommandOracle as Spec, OutputFormat, TemplatePart};
+use pinnbo_dsl::ir::{CommandOracle as Spec, CommandOutput, TemplatePart};
 use pinnbo_dsl::Problem;
 use rustix::process::{kill_process_group, test_kill_process_group, Pid, Signal};
 use std::io::Read;
@@ -48,7 +48,7 @@ pub struct CommandOracle {
     template: Vec<TemplatePart>,
     workdir: PathBuf,
     timeout: Option<Duration>,
-    output: OutputFormat,
+    output: CommandOutput,
     constraints: usize,
 }
 
@@ -116,7 +116,7 @@ impl CommandOracle {
 
     fn parse(&self, stdout: &str) -> Result<Evaluation, Failure> {
         match self.output {
-            OutputFormat::Number => {
+            CommandOutput::Number => {
                 let last = stdout.lines().rev().find(|l| !l.trim().is_empty());
                 let Some(line) = last else {
                     return Err(Failure::Parse("the command printed nothing".into()));
@@ -132,13 +132,13 @@ impl CommandOracle {
                     constraints: Vec::new(),
                 })
             }
-            OutputFormat::Json => parse_json(stdout, self.constraints),
+            CommandOutput::Json => parse_json(stdout, self.constraints),
         }
     }
 }
 
 fn output_needs_json(problem: &Problem, spec: &Spec) -> bool {
-    !problem.constraints.is_empty() && spec.output == OutputFormat::Number
+    !problem.constraints.is_empty() && spec.output == CommandOutput::Number
 }
 
 fn parse_json(stdout: &str, constraints: usize) -> Result<Evaluation, Failure> {

@@ -5,7 +5,7 @@
 //! clean values are journaled beside the noisy ones.
 
 use super::{Evaluation, Oracle, SetupError};
-use crate::run::design::{self, Design};
+use crate::numerics::design::{self, Design};
 use crate::space::Space;
 use pinnbo_dsl::ir::{NoiseKind, NoiseLevel};
 use pinnbo_dsl::Problem;

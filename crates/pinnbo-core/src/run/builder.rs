@@ -25,7 +25,7 @@
 use crate::oracle::{self, NoiseModel, Oracle, SetupError};
 use crate::run::import::Imported;
 use crate::run::{Run, RunConfig, RunError, Setup};
-use crate::strategies::methods::{self, MethodError};
+use crate::strategies::registry::{self, MethodError};
 use crate::strategies::Strategy;
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::{compile_with, LoadError, Problem, Style};
@@ -190,7 +190,7 @@ impl Optimization {
         }
         let mut strategy = match self.strategy {
             Some(s) => s,
-            None => methods::strategy_with(
+            None => registry::strategy_with(
                 &self.problem,
                 &self.config.method,
                 self.config.seed,

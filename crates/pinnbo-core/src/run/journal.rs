@@ -10,8 +10,8 @@
 //! instead of interleaving records. The kernel drops the lock when the process ends, however
 //! it ends, so a killed run leaves nothing stale behind.
 
+use crate::diagnostics::Diagnostics;
 use crate::oracle::Evaluation;
-use crate::strategies::Diagnostics;
 use serde::{Deserialize, Serialize};
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Seek, SeekFrom, Write};

@@ -14,7 +14,7 @@ pub mod amend;
 pub mod ask_tell;
 pub mod atomic;
 pub mod builder;
-pub mod design;
+pub use crate::numerics::design;
 pub mod import;
 pub mod journal;
 pub mod observer;
@@ -52,7 +52,7 @@ pub struct RunConfig {
 
 impl RunConfig {
     /// The problem file's settings, with defaults: the method of
-    /// [`crate::strategies::methods::default_method`], seed 0, budget 50, init max(2d, 5)
+    /// [`crate::strategies::registry::default_method`], seed 0, budget 50, init max(2d, 5)
     /// capped by the budget, Sobol design, 5 consecutive failures.
     pub fn from_problem(problem: &Problem) -> RunConfig {
         let budget = problem.budget.map_or(50, |b| b as usize);
@@ -61,22 +61,23 @@ impl RunConfig {
             .map_or(((2 * problem.dim()).max(5), Design::Sobol), |(n, d)| {
                 (n as usize, d)
             });
-        let max_failures = match &problem.oracle {
-            pinnbo_dsl::ir::Oracle::Command(c) => {
-                c.settings.int("max_failures").map(|v| v as usize)
-            }
-            _ => None,
+        let no_settings = pinnbo_dsl::ir::Settings::default();
+        let command_settings = match &problem.oracle {
+            pinnbo_dsl::ir::Oracle::Command(c) => &c.settings,
+            // Other oracles fail too (a NaN, a failed solve): the command's default holds.
+            _ => &no_settings,
         };
+        let max_failures = pinnbo_dsl::oracles::command(command_settings).count("max_failures");
         RunConfig {
             method: problem.method.as_ref().map_or_else(
-                || crate::strategies::methods::default_method(problem).to_string(),
+                || crate::strategies::registry::default_method(problem).to_string(),
                 |m| m.name.clone(),
             ),
             seed: problem.seed.unwrap_or(0),
             budget,
             init: init.min(budget),
             design,
-            max_failures: max_failures.unwrap_or(5),
+            max_failures,
             accept_changed: false,
         }
     }

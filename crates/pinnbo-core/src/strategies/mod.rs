@@ -5,50 +5,32 @@
 //! run replays exactly, except what it declares as [`Strategy::state`] (NeuralBO's warm
 //! start): the loop saves that after each proposal and hands it back on resume.
 //!
-//! Each method is one module; [`methods`] builds one by name from a file's `method` block,
-//! reading its settings through the method's declaration in `pinnbo_dsl::methods`.
+//! Each method is one module; [`registry`] builds one by name from a file's `method` block.
+//! Strategies are the only layer that reads the DSL's method tables (`settings.rs` for what
+//! several share); the layers below take typed configurations.
 
-mod diagnostics;
-mod error;
 pub mod gp_bo;
-pub mod methods;
-pub mod model_check;
 pub mod neural_bo;
 pub mod neural_cbo;
 pub mod neural_greedy;
-pub mod physics;
+pub mod pde;
+pub mod physics_gp;
 pub mod pinn_bo;
 mod random;
+pub mod registry;
+mod settings;
 
-pub use diagnostics::Diagnostics;
-pub use error::StrategyError;
-pub(crate) use error::Within;
+#[cfg(test)]
+mod in_trust_regions;
+
+pub use crate::diagnostics::Diagnostics;
+pub use crate::error::StrategyError;
+pub(crate) use crate::error::Within;
+pub use crate::history::Observed;
 pub use random::RandomSearch;
 
 use crate::space::Space;
 use rand_chacha::ChaCha8Rng;
-
-/// What a strategy sees of one past evaluation (successful ones only).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Observed {
-    /// The point in `[0, 1]^d`.
-    pub unit: Vec<f64>,
-    /// The objective as minimized (negated for `maximize`), as observed (with noise).
-    pub objective: f64,
-    /// Constraint values as observed, feasible when `<= 0`.
-    pub constraints: Vec<f64>,
-    /// Proposed by the strategy (false: the initial design's).
-    pub proposed: bool,
-    /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
-    /// a model sees it as one, a score of predictions does not.
-    pub fantasy: bool,
-}
-
-impl Observed {
-    pub fn is_feasible(&self) -> bool {
-        self.constraints.iter().all(|c| *c <= 0.0)
-    }
-}
 
 /// The next point and what the strategy wants journaled about it.
 #[derive(Clone, Debug, PartialEq)]

@@ -7,14 +7,14 @@
 //! weight-space sample of the linearized model, with the same marginals), which can be
 //! minimized by gradient refinement between candidates.
 
+use crate::acquisition::network_search::minimize;
 use crate::acquisition::Search;
 use crate::space::Space;
-use crate::strategies::methods::choice;
+use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::network::{
-    centred, flat_tensor, history_points, minimize, network_bytes, network_from_bytes,
-};
+use crate::surrogates::network::{centred, flat_tensor, history_points};
 use crate::surrogates::neural::{Features, FitStart, NeuralSurrogate, SurrogateConfig, CHUNK};
+use crate::surrogates::saved_network::{network_bytes, network_from_bytes};
 use pinnbo_ad::Mlp;
 use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
@@ -22,25 +22,7 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use rayon::prelude::*;
 
-/// How the Thompson sample is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Draw {
-    /// One weight-space draw of the linearized model: a function with the paper's marginals
-    /// N(h(x), ν²σ²(x)), minimized over Sobol candidates and refined by gradient steps.
-    Pathwise,
-    /// The paper's: independent N(h(x), ν²σ²(x)) at each candidate, the smallest taken.
-    Independent,
-}
-
-/// Where each step's training starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Start {
-    /// θ0, for the whole schedule (the papers').
-    Initial,
-    /// The previous step's trained network, for `warm_steps` Adam steps. The loss (its pull
-    /// toward θ0 included) is the same; the cost per step no longer grows with t.
-    Previous,
-}
+pub use pinnbo_dsl::choices::{Draw, Start};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct NeuralBoConfig {
@@ -59,21 +41,13 @@ impl NeuralBoConfig {
     pub fn from_settings(s: &MethodSettings) -> NeuralBoConfig {
         NeuralBoConfig {
             surrogate: SurrogateConfig {
-                features: choice(s, "features", Features::from_name),
-                ..SurrogateConfig::from_settings(s)
+                features: s.choice("features"),
+                ..settings::surrogate(s)
             },
             nu: s.number("nu"),
-            search: Search::from_settings(s),
-            draw: choice(s, "draw", |n| match n {
-                "pathwise" => Some(Draw::Pathwise),
-                "independent" => Some(Draw::Independent),
-                _ => None,
-            }),
-            start: choice(s, "start", |n| match n {
-                "initial" => Some(Start::Initial),
-                "previous" => Some(Start::Previous),
-                _ => None,
-            }),
+            search: settings::search(s),
+            draw: s.choice("draw"),
+            start: s.choice("start"),
             warm_steps: s.count("warm_steps"),
         }
     }

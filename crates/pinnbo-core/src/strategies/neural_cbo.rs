@@ -9,11 +9,13 @@
 //! so any LCB-feasible point outranks every other. The thesis's approximation-error term
 //! E(m) in EI is taken as 0.
 
+use crate::acquisition::network_search::minimize;
 use crate::acquisition::{expected_improvement, Search};
 use crate::space::{Space, Standardizer};
 use crate::strategies::neural_bo::objective_mean_at;
+use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::network::{centred, flat_tensor, history_points, history_units, minimize};
+use crate::surrogates::network::{centred, flat_tensor, history_points, history_units};
 use crate::surrogates::neural::{FitStart, NeuralSurrogate, Posterior, SurrogateConfig};
 use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
@@ -30,9 +32,9 @@ pub struct NeuralCboConfig {
 impl NeuralCboConfig {
     pub fn from_settings(s: &MethodSettings) -> NeuralCboConfig {
         NeuralCboConfig {
-            surrogate: SurrogateConfig::from_settings(s),
+            surrogate: settings::surrogate(s),
             beta: s.number("beta"),
-            search: Search::from_settings(s),
+            search: settings::search(s),
         }
     }
 }
@@ -191,7 +193,7 @@ impl Strategy for NeuralCbo {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::design::{points, Design};
+    use crate::numerics::design::{points, Design};
     use rand::SeedableRng;
 
     fn history(

@@ -8,11 +8,12 @@
 //! N(0, γ²) with γ = 1, output bias zero. The initial design plays the part of the paper's
 //! random exploration rounds.
 
+use crate::acquisition::network_search::minimize;
 use crate::acquisition::Search;
 use crate::space::{Space, Standardizer};
-use crate::strategies::methods::choice;
+use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::network::{centred, fit, minimize, points_tensor};
+use crate::surrogates::network::{centred, fit, points_tensor};
 use candle_core::Device;
 use pinnbo_ad::dense_net::DenseNet;
 use pinnbo_ad::train::TrainConfig;
@@ -39,11 +40,11 @@ impl NeuralGreedyConfig {
         NeuralGreedyConfig {
             width: s.count("width"),
             depth: s.count("depth"),
-            activation: choice(s, "activation", Activation::from_name),
+            activation: s.choice("activation"),
             sigma2: s.number("lambda"),
             epochs: s.count("epochs"),
             lr: s.number("lr"),
-            search: Search::from_settings(s),
+            search: settings::search(s),
         }
     }
 }

@@ -1,12 +1,11 @@
 //! The models strategies fit to the history: Gaussian processes, and the neural surrogates
 //! with what they share.
 
-pub(crate) mod bounded;
-pub(crate) mod dense;
 pub mod gp;
 pub(crate) mod network;
 pub mod neural;
 pub mod pde_gp;
+pub(crate) mod saved_network;
 
 use crate::space::Standardizer;
 use faer::Mat;
@@ -125,7 +124,7 @@ pub(crate) fn batch_posterior(
     points: &[Vec<f64>],
     cross: impl Fn(&[f64]) -> Vec<f64> + Sync,
     alpha: &[f64],
-    spd: &dense::Spd,
+    spd: &crate::numerics::cholesky::Spd,
     prior: f64,
 ) -> Vec<(f64, f64)> {
     points
@@ -148,7 +147,7 @@ pub(crate) fn batch_posterior(
 pub(crate) fn joint_posterior(
     cross: &[Vec<f64>],
     alpha: &[f64],
-    spd: &dense::Spd,
+    spd: &crate::numerics::cholesky::Spd,
     prior: impl Fn(usize, usize) -> f64,
 ) -> (Vec<f64>, Mat<f64>) {
     let means = cross.iter().map(|k| dot(k, alpha)).collect();

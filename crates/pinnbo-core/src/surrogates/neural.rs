@@ -15,10 +15,10 @@
 //! (only the output layer moves), so their primal form is small whatever t: [`Posterior`]
 //! uses it. [`primal_variance`] is the p x p form for tests.
 
+use crate::error::{StrategyError, Within};
+use crate::history::Observed;
+use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
-use crate::strategies::methods::choice;
-use crate::strategies::{Observed, StrategyError, Within};
-use crate::surrogates::dense::Spd;
 use crate::surrogates::network::{column, fit, flat_tensor};
 use candle_core::{DType, Device, Tensor};
 use faer::Mat;
@@ -27,18 +27,13 @@ use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::train::{TrainConfig, TrainReport};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
-use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Features {
-    /// Tangent features at the initial weights θ0 (the thesis's choice).
-    Static,
-    /// At the trained weights θ_t (NeuralBO's independent draws only).
-    Dynamic,
-}
+/// Where the tangent features are taken: at θ0 (the thesis's choice), or at the trained
+/// weights θ_t (NeuralBO's independent draws only).
+pub use pinnbo_dsl::choices::Features;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct SurrogateConfig {
@@ -58,50 +53,6 @@ pub struct SurrogateConfig {
     /// F32: training in single precision (the candidates' screening always is; the variance, the
     /// refinement and the final comparison stay in double).
     pub dtype: DType,
-}
-
-impl SurrogateConfig {
-    /// The surrogate's settings of NeuralBO or Neural-CBO (docs/dsl.md has the reasons for
-    /// the defaults: `bias` 1 because zero biases make a ReLU network's draws cones about the
-    /// centre, `steps` 500 and `lr` 1e-4 because the papers' schedule is far from a fit).
-    pub fn from_settings(s: &MethodSettings) -> SurrogateConfig {
-        SurrogateConfig {
-            width: s.count("width"),
-            depth: s.count("depth"),
-            activation: choice(s, "activation", Activation::from_name),
-            bias_std: s.number("bias"),
-            lambda: s.number("lambda"),
-            epochs: s.count("epochs"),
-            batch: Some(s.count("batch")),
-            min_steps: s.count("steps"),
-            lr: s.number("lr"),
-            // Only NeuralBO's independent draws can use other features (its constructor
-            // reads the setting); the variance everywhere else is the static features'.
-            features: Features::Static,
-            dtype: choice(s, "dtype", |n| match n {
-                "f64" => Some(DType::F64),
-                "f32" => Some(DType::F32),
-                _ => None,
-            }),
-        }
-    }
-}
-
-impl Default for SurrogateConfig {
-    /// NeuralBO's defaults.
-    fn default() -> Self {
-        SurrogateConfig::from_settings(&MethodSettings::defaults("neural-bo"))
-    }
-}
-
-impl Features {
-    pub fn from_name(name: &str) -> Option<Features> {
-        match name {
-            "static" => Some(Features::Static),
-            "dynamic" => Some(Features::Dynamic),
-            _ => None,
-        }
-    }
 }
 
 /// Where this module's errors arise, for their messages.

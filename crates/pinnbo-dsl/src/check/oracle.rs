@@ -1,11 +1,12 @@
 //! Checks that the oracle fits the problem: closed forms exist where needed, FDM boundary
 //! data covers every face the pde's order requires, command templates name real variables.
 
-use super::settings::{check_settings, reject_conditions, COMMAND, FDM};
+use super::settings::{check_settings, reject_conditions};
 use super::{Allow, Checker, Lowerer, Partial};
 use crate::ast::{self, BlockItem, OracleKind, StmtKind};
 use crate::diag::{suggestion, Diagnostic};
 use crate::ir::*;
+use crate::oracles::{COMMAND, FDM};
 use crate::source::Span;
 
 pub(crate) fn check_oracle(
@@ -386,11 +387,8 @@ fn command(
 ) -> Option<CommandOracle> {
     reject_conditions(cx, "a command oracle", items);
     let settings = check_settings(cx, "a command oracle", items, COMMAND.iter());
-    let output = match settings.name("output") {
-        Some("json") => OutputFormat::Json,
-        _ => OutputFormat::Number,
-    };
-    if output == OutputFormat::Number && !p.constraints.is_empty() {
+    let output = crate::oracles::command(&settings).choice::<CommandOutput>("output");
+    if output == CommandOutput::Number && !p.constraints.is_empty() {
         cx.diags.push(
             Diagnostic::error(
                 "pde::oracle-mismatch",

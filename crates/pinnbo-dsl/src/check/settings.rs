@@ -1,86 +1,13 @@
-//! The oracles' tables of settings, and checking a block's settings against a table (the
-//! methods' tables are in `crate::methods`).
+//! Checking a block's settings against its table (the methods' tables are in
+//! `crate::methods`, the oracles' in `crate::oracles`).
 
 use super::Checker;
 use crate::ast::{BlockItem, Ident, Setting, Value};
 use crate::diag::{suggestion, Diagnostic};
 use crate::ir::{Method, Pde, SettingValue, Settings};
-use crate::methods::{method, method_names};
+use crate::methods::{method, method_names, MethodInfo, MethodSettings};
 use crate::source::Span;
-use crate::spec::{Default, Kind, Spec};
-
-pub(crate) const FDM: &[Spec] = &[
-    Spec::new(
-        "points",
-        Kind::Int { min: 3 },
-        Default::Computed("65,537 for a beam, 257 for a rod"),
-        "grid points of a one-dimensional field",
-    ),
-    Spec::new(
-        "grid",
-        Kind::Dims,
-        Default::Computed("257 x 257 steady, 129 x 129 transient"),
-        "grid points per axis of a two-dimensional field",
-    ),
-    Spec::new(
-        "scheme",
-        Kind::Choice(&["crank-nicolson", "backward-euler"]),
-        Default::Name("crank-nicolson"),
-        "the time stepping of a transient field",
-    ),
-    Spec::new(
-        "steps",
-        Kind::Int { min: 1 },
-        Default::Computed("as many as spatial intervals"),
-        "time steps of a transient field",
-    ),
-    Spec::new(
-        "times",
-        Kind::List,
-        Default::Computed("the final time"),
-        "the moments `pinnbo fdm` draws for a two-dimensional transient field",
-    ),
-    Spec::new(
-        "memory",
-        Kind::Positive,
-        Default::Number(8.0),
-        "GiB one solve may use (its grid, factorization and time history); a larger one is \
-         refused before anything is allocated",
-    ),
-    Spec::new(
-        "interpolation",
-        Kind::Choice(&["linear", "cubic"]),
-        Default::Name("linear"),
-        "how the field is read between nodes",
-    ),
-];
-
-pub(crate) const COMMAND: &[Spec] = &[
-    Spec::new(
-        "timeout",
-        Kind::Duration,
-        Default::Computed("none"),
-        "an evaluation running longer fails",
-    ),
-    Spec::new(
-        "output",
-        Kind::Choice(&["number", "json"]),
-        Default::Name("number"),
-        "what the program prints: one number, or `{\"objective\": .., \"constraints\": [..]}`",
-    ),
-    Spec::new(
-        "workdir",
-        Kind::Str,
-        Default::Computed("the problem file's folder"),
-        "where the program runs",
-    ),
-    Spec::new(
-        "max_failures",
-        Kind::Int { min: 1 },
-        Default::Int(5),
-        "failed evaluations in a row that stop the run",
-    ),
-];
+use crate::spec::{Kind, Spec};
 
 /// Checks a block's settings against `specs`. Conditions are reported as misplaced.
 pub(crate) fn check_settings<'s>(
@@ -260,10 +187,53 @@ pub(crate) fn check_method(
             .with_help("use a smooth activation: tanh, sin or softplus"),
         );
     }
+    warn_without_effect(cx, info, &settings, items, name.span);
     Some(Method {
         name: info.name.to_string(),
         settings,
         span: name.span,
         statement: name.span,
     })
+}
+
+/// Warns about each setting the file wrote that its other settings leave without effect
+/// (`beta` of physics-gp under `criterion ei`), at the setting, naming the other one.
+fn warn_without_effect(
+    cx: &mut Checker,
+    info: &'static MethodInfo,
+    settings: &Settings,
+    items: &[BlockItem],
+    method_span: Span,
+) {
+    let key_span = |key: &str| {
+        items.iter().find_map(|i| match i {
+            BlockItem::Setting(s) if s.key.name == key => Some(s.key.span),
+            _ => None,
+        })
+    };
+    let Ok(read) = MethodSettings::new(info, settings) else {
+        return;
+    };
+    for c in read.without_effect() {
+        let other = read.name(c.other);
+        let mut d = Diagnostic::warning(
+            "pde::setting-without-effect",
+            key_span(c.setting).unwrap_or(method_span),
+            format!("`{}` has no effect with `{} {other}`", c.setting, c.other),
+        )
+        .with_label("ignored")
+        .with_help(format!(
+            "`{}` acts only with {}: remove it, or change `{}`",
+            c.setting,
+            (c.values.iter())
+                .map(|v| format!("`{} {v}`", c.other))
+                .collect::<Vec<_>>()
+                .join(" or "),
+            c.other
+        ));
+        if let Some(span) = key_span(c.other) {
+            d = d.with_related(span, format!("`{} {other}` set here", c.other));
+        }
+        cx.diags.push(d);
+    }
 }

@@ -97,9 +97,9 @@ pub(crate) fn solve(cx: &Context) -> Result<ModelOutput, Failure> {
         });
         face.map_or(f64::NAN, |(_, _, known)| known.at(&coords(x, Some(t))))
     };
-    let scheme = match settings.name("scheme") {
-        Some("backward-euler") => Scheme::BackwardEuler,
-        _ => Scheme::CrankNicolson,
+    let scheme = match pinnbo_dsl::oracles::fdm(settings).choice("scheme") {
+        pinnbo_dsl::choices::Scheme::BackwardEuler => Scheme::BackwardEuler,
+        pinnbo_dsl::choices::Scheme::CrankNicolson => Scheme::CrankNicolson,
     };
     let heat = Heat {
         axes: axes.clone(),

@@ -85,7 +85,7 @@ pub(crate) struct Context<'p> {
 impl Context<'_> {
     /// The `memory` setting, in bytes.
     fn memory_limit(&self) -> u64 {
-        let gib = self.oracle.settings.number("memory").unwrap_or(8.0);
+        let gib = pinnbo_dsl::oracles::fdm(&self.oracle.settings).number("memory");
         (gib * (1u64 << 30) as f64).min(u64::MAX as f64) as u64
     }
 
@@ -132,9 +132,10 @@ impl Context<'_> {
     }
 
     fn interpolation(&self) -> Interpolation {
-        match self.oracle.settings.name("interpolation") {
-            Some("cubic") => Interpolation::Cubic,
-            _ => Interpolation::Linear,
+        use pinnbo_dsl::choices::Interpolation as Named;
+        match pinnbo_dsl::oracles::fdm(&self.oracle.settings).choice("interpolation") {
+            Named::Linear => Interpolation::Linear,
+            Named::Cubic => Interpolation::Cubic,
         }
     }
 }

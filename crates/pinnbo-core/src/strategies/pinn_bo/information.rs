@@ -4,8 +4,8 @@
 //! points rather than of weights.
 
 use super::PART;
+use crate::numerics::cholesky::Spd;
 use crate::strategies::{StrategyError, Within};
-use crate::surrogates::dense::Spd;
 use crate::surrogates::neural::to_mat;
 use faer::Mat;
 use pinnbo_ad::tangent::{gram, Factors};

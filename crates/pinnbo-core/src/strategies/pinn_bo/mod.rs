@@ -34,13 +34,15 @@
 //! every step): a step costs that share of a full pass, and on the beam the fits reached the
 //! same losses in the same number of steps (docs/decisions.md "PINN-BO's residual batches").
 
+use crate::acquisition::network_search::minimize;
 use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
 use crate::space::{Space, Standardizer};
-use crate::strategies::methods::choice;
-use crate::strategies::physics::objective_field;
+use crate::strategies::pde::objective_field;
+use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::network::{column, minimize, network_bytes, network_from_bytes};
+use crate::surrogates::network::column;
+use crate::surrogates::saved_network::{network_bytes, network_from_bytes};
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use information::{block_gram, interaction_with, logdet_shifted};
@@ -49,6 +51,7 @@ use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::tangent::{gram_diagonal, Factors};
 use pinnbo_ad::train::{train, Observations, ResidualTerm, TrainConfig};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
+use pinnbo_dsl::choices::ResidualSampling;
 use pinnbo_dsl::ir::Sense;
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
@@ -60,38 +63,11 @@ mod ntk_gp;
 
 pub use information::interaction_information;
 
-/// PINN-BO's surrogate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Surrogate {
-    /// The trained physics-informed network, minimized (the thesis's algorithm).
-    Pinn,
-    /// The NTK-PINN Gaussian process of Lemma 5.3.4, its lower bound `μ − ν_t σ` minimized.
-    NtkGp,
-}
-
-/// How residual equations are weighted (module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ResidualScaling {
-    /// Each point by its own factor.
-    Point,
-    /// One factor for all points.
-    Global,
-}
-
-/// Where a cold fit starts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Init {
-    /// The run's one draw θ0 (the thesis's: then the fit is the same function of the data at
-    /// every step, and ν_t only rescales it).
-    Fixed,
-    /// A new draw per cold fit, from the step's random stream: the trained network is a
-    /// different sample each time, which is what lets the step explore.
-    Fresh,
-}
+pub use pinnbo_dsl::choices::{NetworkInit, PinnSurrogate, ResidualScaling};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct PinnBoConfig {
-    pub surrogate: Surrogate,
+    pub surrogate: PinnSurrogate,
     pub width: usize,
     pub depth: usize,
     pub activation: Activation,
@@ -106,7 +82,7 @@ pub struct PinnBoConfig {
     pub lambda_r: f64,
     pub sampling: Sampling,
     pub scaling: ResidualScaling,
-    pub init: Init,
+    pub init: NetworkInit,
     /// Steps from one cold fit to the next (1: every step is cold).
     pub retrain_every: usize,
     pub epochs: usize,
@@ -125,34 +101,21 @@ pub struct PinnBoConfig {
 impl PinnBoConfig {
     pub fn from_settings(s: &MethodSettings) -> PinnBoConfig {
         PinnBoConfig {
-            surrogate: choice(s, "surrogate", |n| match n {
-                "pinn" => Some(Surrogate::Pinn),
-                "ntk-gp" => Some(Surrogate::NtkGp),
-                _ => None,
-            }),
+            surrogate: s.choice("surrogate"),
             width: s.count("width"),
             depth: s.count("depth"),
-            activation: choice(s, "activation", Activation::from_name),
+            activation: s.choice("activation"),
             bias: s.number("bias"),
             lambda: s.number("lambda"),
             residual_points: s.count("residual_points"),
             residual_batch: s.count("residual_batch"),
             lambda_r: s.number("lambda_r"),
-            sampling: choice(s, "sampling", |n| match n {
-                "sobol" => Some(Sampling::Sobol),
-                "uniform" => Some(Sampling::Uniform),
-                _ => None,
-            }),
-            scaling: choice(s, "scaling", |n| match n {
-                "point" => Some(ResidualScaling::Point),
-                "global" => Some(ResidualScaling::Global),
-                _ => None,
-            }),
-            init: choice(s, "init", |n| match n {
-                "fixed" => Some(Init::Fixed),
-                "fresh" => Some(Init::Fresh),
-                _ => None,
-            }),
+            sampling: match s.choice("sampling") {
+                ResidualSampling::Sobol => Sampling::Sobol,
+                ResidualSampling::Uniform => Sampling::Uniform,
+            },
+            scaling: s.choice("scaling"),
+            init: s.choice("init"),
             retrain_every: s.count("retrain_every"),
             epochs: s.count("epochs"),
             warm_epochs: s.count("warm_epochs"),
@@ -164,7 +127,7 @@ impl PinnBoConfig {
             // observations with noise around a tenth of their spread.
             noise_scale: 0.1 * std::f64::consts::SQRT_2,
             delta: 0.1,
-            search: Search::from_settings(s),
+            search: settings::search(s),
         }
     }
 
@@ -446,14 +409,14 @@ impl Strategy for PinnBo {
         let clock = std::time::Instant::now();
         let domain = self.config.search.domain(history, d);
         let step = match self.config.surrogate {
-            Surrogate::Pinn => {
+            PinnSurrogate::Pinn => {
                 let start = self.start(&standardizer, nu, rng)?;
                 let cold = start.cold;
                 let step = self.pinn_step(start, observed, field, rng, &domain)?;
                 self.since_cold = if cold { 1 } else { self.since_cold + 1 };
                 step
             }
-            Surrogate::NtkGp => {
+            PinnSurrogate::NtkGp => {
                 let y: Vec<f64> = field.iter().map(|v| standardizer.forward(*v)).collect();
                 let gp = ntk_gp::NtkPinnGp::fit(self, phi, &k_uu, &k_ur, &y, &standardizer)?;
                 gp.minimize_bound(self, nu, sign, &standardizer, rng, &domain)?
@@ -492,7 +455,7 @@ struct Start {
 impl PinnBo {
     /// Whether a fit can start from the previous step's network (which is then state).
     fn warm_starts(&self) -> bool {
-        self.config.surrogate == Surrogate::Pinn && self.config.retrain_every > 1
+        self.config.surrogate == PinnSurrogate::Pinn && self.config.retrain_every > 1
     }
 
     /// Where the next fit starts: warm from the previous network while the schedule allows,
@@ -510,8 +473,8 @@ impl PinnBo {
             }
         }
         let mut net = match self.config.init {
-            Init::Fixed => self.initial.deep_copy(),
-            Init::Fresh => self.config.draw(rng.random(), &self.lo, &self.hi),
+            NetworkInit::Fixed => self.initial.deep_copy(),
+            NetworkInit::Fresh => self.config.draw(rng.random(), &self.lo, &self.hi),
         }
         .within(PART)?;
         let scale = standardizer.std * nu;

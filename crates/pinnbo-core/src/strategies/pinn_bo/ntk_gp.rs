@@ -16,12 +16,13 @@
 
 use super::information::joint_gram;
 use super::{PinnBo, Step, PART};
+use crate::acquisition::network_search::minimize;
 use crate::acquisition::trust_region::Domain;
+use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
 use crate::strategies::Within;
 use crate::strategies::{Diagnostics, StrategyError};
-use crate::surrogates::dense::Spd;
-use crate::surrogates::network::{column, minimize};
+use crate::surrogates::network::column;
 use crate::surrogates::neural::to_mat;
 use candle_core::{Device, Tensor};
 use faer::Mat;
@@ -173,7 +174,7 @@ fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>
 
 #[cfg(test)]
 mod tests {
-    use super::super::{PinnBoConfig, Surrogate};
+    use super::super::{PinnBoConfig, PinnSurrogate};
     use super::*;
     use pinnbo_ad::tangent::jacobian;
     use pinnbo_ad::OperatorRegistry;
@@ -190,7 +191,7 @@ mod tests {
                     oracle command \"unused {x}\"\n";
         let problem = compile(&Source::new("osc.pde", text)).unwrap().problem;
         let config = PinnBoConfig {
-            surrogate: Surrogate::NtkGp,
+            surrogate: PinnSurrogate::NtkGp,
             width: 3,
             depth: 1,
             residual_points: 9,

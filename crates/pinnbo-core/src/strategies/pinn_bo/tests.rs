@@ -1,7 +1,7 @@
 //! PINN-BO's information terms, residual scaling and schedule.
 
 use super::*;
-use crate::surrogates::dense::Spd;
+use crate::numerics::cholesky::Spd;
 use crate::surrogates::neural::to_mat;
 use pinnbo_ad::tangent::jacobian;
 use pinnbo_dsl::{compile, Source};
@@ -136,13 +136,13 @@ fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_netwo
         assert!(start.cold);
         weights(start)
     };
-    let fixed = build(Init::Fixed, 1);
+    let fixed = build(NetworkInit::Fixed, 1);
     let theta0 = fixed.initial.flat_weights::<f64>().unwrap();
     let output_bias = |w: &[f64]| w[w.len() - 1];
     let hidden = |w: &[f64]| w[..w.len() - 1].to_vec();
     assert_eq!(hidden(&from(&fixed, 1)), hidden(&theta0));
     assert_eq!(from(&fixed, 1), from(&fixed, 2));
-    let fresh = build(Init::Fresh, 1);
+    let fresh = build(NetworkInit::Fresh, 1);
     assert_eq!(from(&fresh, 1), from(&fresh, 1));
     assert_ne!(hidden(&from(&fresh, 1)), hidden(&from(&fresh, 2)));
     assert_ne!(hidden(&from(&fresh, 1)), hidden(&theta0));
@@ -150,7 +150,7 @@ fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_netwo
     let scale = standardizer.std * 1.5;
     assert!((output_bias(&from(&fresh, 1)) - standardizer.mean / scale).abs() < 1e-12);
 
-    let mut warm = build(Init::Fresh, 2);
+    let mut warm = build(NetworkInit::Fresh, 2);
     let space = Space::of(&problem());
     let history: Vec<Observed> = [0.2, 0.5, 0.9]
         .iter()

@@ -4,11 +4,12 @@
 //! L-BFGS on the log-parameters within their bounds, analytic gradient, several seeded
 //! starts for the first fit and the previous optimum for every later one).
 
+use crate::numerics::cholesky::Spd;
+use crate::numerics::quasi_newton::{self, Stop};
 use crate::space::Standardizer;
-use crate::surrogates::bounded::{self, Stop};
-use crate::surrogates::dense::Spd;
 use crate::surrogates::{batch_posterior, dot, joint_posterior, GpPosterior, Gradient, Starts};
 use faer::Mat;
+use pinnbo_dsl::choices;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -19,15 +20,16 @@ pub enum Kernel {
     SquaredExponential,
 }
 
-impl Kernel {
-    pub fn from_name(name: &str) -> Option<Kernel> {
-        match name {
-            "matern52" => Some(Kernel::Matern52),
-            "se" => Some(Kernel::SquaredExponential),
-            _ => None,
+impl From<choices::Kernel> for Kernel {
+    fn from(k: choices::Kernel) -> Kernel {
+        match k {
+            choices::Kernel::Matern52 => Kernel::Matern52,
+            choices::Kernel::Se => Kernel::SquaredExponential,
         }
     }
+}
 
+impl Kernel {
     /// `(k, ∂k/∂r²)` at unit signal variance, as a function of the scaled squared distance.
     fn eval(self, r2: f64) -> (f64, f64) {
         match self {
@@ -64,15 +66,16 @@ pub enum Mean {
     Average,
 }
 
-impl Mean {
-    pub fn from_name(name: &str) -> Option<Mean> {
-        match name {
-            "constant" => Some(Mean::Constant),
-            "average" => Some(Mean::Average),
-            _ => None,
+impl From<choices::Mean> for Mean {
+    fn from(m: choices::Mean) -> Mean {
+        match m {
+            choices::Mean::Constant => Mean::Constant,
+            choices::Mean::Average => Mean::Average,
         }
     }
+}
 
+impl Mean {
     /// The constant for the factored kernel matrix `spd` and standardized values `y`, and
     /// the weights `K⁻¹(y − c)`.
     fn weights(self, spd: &Spd, y: &[f64]) -> (f64, Vec<f64>) {
@@ -112,15 +115,16 @@ pub enum Prior {
     DimensionScaled,
 }
 
-impl Prior {
-    pub fn from_name(name: &str) -> Option<Prior> {
-        match name {
-            "none" => Some(Prior::None),
-            "dimension-scaled" => Some(Prior::DimensionScaled),
-            _ => None,
+impl From<choices::Prior> for Prior {
+    fn from(p: choices::Prior) -> Prior {
+        match p {
+            choices::Prior::None => Prior::None,
+            choices::Prior::DimensionScaled => Prior::DimensionScaled,
         }
     }
+}
 
+impl Prior {
     /// −log p(θ) up to a constant, and its gradient, in the log-parameters (length scales,
     /// signal, noise).
     pub(crate) fn penalty(self, h: &Hyper) -> (f64, Vec<f64>) {
@@ -197,13 +201,7 @@ pub struct GpModel {
     pub nll: f64,
 }
 
-#[derive(Debug, thiserror::Error)]
-pub enum GpError {
-    #[error("a Gaussian process needs at least one observation")]
-    Empty,
-    #[error(transparent)]
-    NotPositiveDefinite(#[from] crate::surrogates::dense::NotPositiveDefinite),
-}
+pub use crate::error::GpError;
 
 fn scaled_r2(a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
     a.iter()
@@ -337,7 +335,7 @@ fn fit_from(
         })
         .unzip();
     let objective = |theta: &[f64]| nll_and_gradient(spec, x, y, &Hyper::from_packed(theta)?);
-    let (value, theta) = bounded::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
+    let (value, theta) = quasi_newton::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
     Some((value, Hyper::from_packed(&theta)?))
 }
 

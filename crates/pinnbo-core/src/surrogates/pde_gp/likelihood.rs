@@ -4,8 +4,8 @@
 
 use super::kernel::{covariance_in, Functional, Scratch};
 use super::{PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
+use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
-use crate::surrogates::dense::Spd;
 use crate::surrogates::dot;
 use crate::surrogates::gp::{GpError, Mean};
 use faer::Mat;

@@ -19,9 +19,9 @@ pub mod kernel;
 mod likelihood;
 mod target_spread;
 
+use crate::numerics::cholesky::Spd;
+use crate::numerics::quasi_newton::{self, Stop};
 use crate::space::Standardizer;
-use crate::surrogates::bounded::{self, Stop};
-use crate::surrogates::dense::Spd;
 use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Mean, Prior};
 use crate::surrogates::{
     batch_posterior, dot, joint_posterior, log_normal_density, GpPosterior, Gradient, Starts,
@@ -33,21 +33,7 @@ use rayon::prelude::*;
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Scaling {
-    Point,
-    Global,
-}
-
-impl Scaling {
-    pub fn from_name(name: &str) -> Option<Scaling> {
-        match name {
-            "point" => Some(Scaling::Point),
-            "global" => Some(Scaling::Global),
-            _ => None,
-        }
-    }
-}
+pub use pinnbo_dsl::choices::PdeScaling as Scaling;
 
 /// The model physics-gp fits: the hyperparameters' prior, the residual equations' noise and
 /// the prior mean (a constant, fitted as for the plain GP, moves each residual equation by
@@ -250,7 +236,8 @@ impl PdeGp {
                 true => WARM_STOP,
                 false => FIT_STOP,
             };
-            if let Some((value, theta)) = bounded::minimize(&f, &start.pack(), &lo, &hi, stop) {
+            if let Some((value, theta)) = quasi_newton::minimize(&f, &start.pack(), &lo, &hi, stop)
+            {
                 if best.as_ref().is_none_or(|(b, _)| value < *b) {
                     best = Some((value, theta));
                 }
@@ -291,7 +278,7 @@ impl PdeGp {
             .collect();
         let gram = gram(&rows.functionals, &inv_l, false);
         let (f, pde, constant) = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
-            GpError::NotPositiveDefinite(crate::surrogates::dense::NotPositiveDefinite {
+            GpError::NotPositiveDefinite(crate::numerics::cholesky::NotPositiveDefinite {
                 what: "physics-informed kernel",
                 n: rows.functionals.len(),
                 jitter: f64::NAN,

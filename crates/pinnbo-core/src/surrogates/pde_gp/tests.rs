@@ -1,6 +1,6 @@
 use super::kernel::Term;
 use super::*;
-use crate::surrogates::dense::Spd;
+use crate::numerics::cholesky::Spd;
 use crate::surrogates::gp::{GpModel, GpSpec, Kernel, Mean};
 use crate::surrogates::{dot, log_normal_density};
 use rand::{Rng, SeedableRng};

@@ -3,34 +3,13 @@
 //! could have produced the pde's targets, the observations' leave-one-out densities and,
 //! with `check prequential`, from each model's record at the points the run proposed.
 
-use crate::strategies::Observed;
+use crate::history::Observed;
 use crate::surrogates::log_normal_density;
 use crate::surrogates::pde_gp::{PdeGp, TargetSpread};
 use serde::{Deserialize, Serialize};
 
 /// How physics-gp decides whether to keep its pde (the `check` setting).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Check {
-    /// Always the pde's model.
-    None,
-    /// The higher mean leave-one-out log density of the observations.
-    CrossValidation,
-    /// Cross-validation, and once a proposal has been observed, also the higher total log
-    /// density of the proposals' values, each predicted by the models fitted before it was
-    /// observed: the pde's model is kept only when it wins both.
-    Prequential,
-}
-
-impl Check {
-    pub fn from_name(name: &str) -> Option<Check> {
-        match name {
-            "none" => Some(Check::None),
-            "cross-validation" => Some(Check::CrossValidation),
-            "prequential" => Some(Check::Prequential),
-            _ => None,
-        }
-    }
-}
+pub use pinnbo_dsl::choices::Check;
 
 /// Both models' predictions of a proposal not yet observed.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -48,7 +27,7 @@ struct Pending {
 /// values, and the predictions still waiting for their observation. Saved with the journal,
 /// so a resumed run decides as the uninterrupted one would.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct Record {
+pub struct PredictionRecord {
     pending: Vec<Pending>,
     with_pde: f64,
     without: f64,
@@ -59,7 +38,7 @@ pub struct Record {
 /// failed is never observed, and a batch has several outstanding.
 const MAX_PENDING: usize = 64;
 
-impl Record {
+impl PredictionRecord {
     /// Scores every waiting prediction whose observation is now in `history`.
     pub fn score(&mut self, history: &[Observed]) {
         let mut waiting = Vec::new();
@@ -115,7 +94,7 @@ pub fn keep_pde(
     check: Check,
     targets: Option<TargetSpread>,
     leave_one_out: (f64, f64),
-    record: &Record,
+    record: &PredictionRecord,
 ) -> bool {
     let plausible = targets.is_none_or(|t| t.mean_square <= t.quantile(1.0 - TARGET_LEVEL));
     let cross_validated = plausible && leave_one_out.0 >= leave_one_out.1;
@@ -165,12 +144,12 @@ mod tests {
 
     #[test]
     fn a_prediction_is_scored_once_by_its_own_observation_and_the_better_model_is_kept() {
-        let mut record = Record {
+        let mut record = PredictionRecord {
             pending: vec![
                 pending(1, &[0.5], (3.0, 0.01)),
                 pending(2, &[0.25], (0.0, 1.0)),
             ],
-            ..Record::default()
+            ..PredictionRecord::default()
         };
         // The same point observed before the proposal is not its observation.
         let mut history = vec![observed(&[0.5], 9.0), observed(&[0.1], 0.0)];
@@ -195,7 +174,7 @@ mod tests {
         assert!(keep_pde(Check::CrossValidation, None, (1.0, -1.0), &record));
         assert!(keep_pde(Check::None, None, (-1.0, 1.0), &record));
         // Leave-one-out's verdict against the pde stands.
-        let swapped = Record {
+        let swapped = PredictionRecord {
             with_pde: record.without,
             without: record.with_pde,
             ..record.clone()
@@ -210,7 +189,7 @@ mod tests {
     /// whatever leave-one-out says; `check none` keeps it.
     #[test]
     fn implausible_targets_drop_the_pde() {
-        let record = Record::default();
+        let record = PredictionRecord::default();
         let favoured = (1.0, -1.0);
         let spread = |mean_square| {
             Some(TargetSpread {
@@ -228,7 +207,7 @@ mod tests {
 
     #[test]
     fn before_any_proposal_is_observed_prequential_is_leave_one_out() {
-        let record = Record::default();
+        let record = PredictionRecord::default();
         assert!(!keep_pde(Check::Prequential, None, (-1.0, 1.0), &record));
         assert!(keep_pde(Check::Prequential, None, (1.0, -1.0), &record));
     }

@@ -27,7 +27,7 @@ pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, Strat
 
 /// Why the pde cannot condition a Gaussian process.
 #[derive(Debug, thiserror::Error)]
-pub enum PhysicsError {
+pub enum PdeError {
     #[error("the problem has no pde for the field `{0}`")]
     NoPde(String),
     #[error("pde {index}: {source}")]
@@ -48,13 +48,13 @@ pub fn residuals(
     operators: &OperatorRegistry,
     count: usize,
     seed: u64,
-) -> Result<Residuals, PhysicsError> {
+) -> Result<Residuals, PdeError> {
     let (lo, hi) = (problem.lower(), problem.upper());
     let d = lo.len();
     let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
     let pdes: Vec<_> = problem.pdes.iter().filter(|p| p.mentions(field)).collect();
     if pdes.is_empty() {
-        return Err(PhysicsError::NoPde(problem.fields[field].name.clone()));
+        return Err(PdeError::NoPde(problem.fields[field].name.clone()));
     }
     let mut out = Residuals {
         functionals: Vec::new(),
@@ -64,7 +64,7 @@ pub fn residuals(
     for (index, pde) in pdes.into_iter().enumerate() {
         let index = index + 1;
         let residual = Residual::with_operators(problem, pde, field, operators)
-            .map_err(|source| PhysicsError::Residual { index, source })?;
+            .map_err(|source| PdeError::Residual { index, source })?;
         let unit = in_box(
             &vec![(0.0, 1.0); d],
             count,
@@ -78,7 +78,7 @@ pub fn residuals(
             .collect();
         let form = residual
             .linear_form(&raw)
-            .map_err(|source| PhysicsError::Linear { index, source })?;
+            .map_err(|source| PdeError::Linear { index, source })?;
         // Each term's members as derivative orders per variable, with the unit-cube factor.
         let members: Vec<Vec<(Vec<u32>, f64)>> = form
             .terms

@@ -1,7 +1,15 @@
-//! Why a step could not propose a point.
+//! Why a step could not propose a point: the errors every layer above meets, in one type.
 
-use crate::surrogates::dense::NotPositiveDefinite;
-use crate::surrogates::gp::GpError;
+use crate::numerics::cholesky::NotPositiveDefinite;
+
+/// Why a Gaussian process could not be fitted.
+#[derive(Debug, thiserror::Error)]
+pub enum GpError {
+    #[error("a Gaussian process needs at least one observation")]
+    Empty,
+    #[error(transparent)]
+    NotPositiveDefinite(#[from] NotPositiveDefinite),
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StrategyError {

@@ -7,6 +7,7 @@ use crate::strategies::gp_bo::GpBo;
 use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
 use crate::strategies::neural_cbo::{NeuralCbo, NeuralCboConfig};
 use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
+use crate::strategies::physics_gp::PhysicsGp;
 use crate::strategies::pinn_bo::{PinnBo, PinnBoConfig};
 use crate::strategies::{RandomSearch, Strategy, StrategyError};
 use pinnbo_ad::OperatorRegistry;
@@ -77,7 +78,7 @@ pub fn strategy_with(
     let seed = seed ^ NEURAL_SEED;
     Ok(match info.name {
         "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::from_settings(&s)),
-        "physics-gp" => Box::new(GpBo::physics(&s, problem, operators, seed)?),
+        "physics-gp" => Box::new(PhysicsGp::new(&s, problem, operators, seed)?),
         "random" => Box::new(RandomSearch),
         "pinn-bo" => Box::new(PinnBo::new(
             PinnBoConfig::from_settings(&s),
@@ -107,15 +108,15 @@ pub fn strategy_with(
 /// is a field with a linear pde, PINN-BO when that pde is nonlinear (a network can be trained
 /// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde.
 pub fn default_method(problem: &Problem) -> &'static str {
-    let Ok(field) = crate::strategies::physics::objective_field(problem, "") else {
+    let Ok(field) = crate::strategies::pde::objective_field(problem, "") else {
         return "gp-ei";
     };
     if !problem.pdes.iter().any(|p| p.mentions(field)) {
         return "gp-ei";
     }
     // A few points decide linearity (a nonlinear pde is refused at the first).
-    match crate::strategies::physics::residuals(problem, field, &OperatorRegistry::new(), 8, 0) {
-        Err(crate::strategies::physics::PhysicsError::Linear {
+    match crate::strategies::pde::residuals(problem, field, &OperatorRegistry::new(), 8, 0) {
+        Err(crate::strategies::pde::PdeError::Linear {
             source: pinnbo_ad::linear::LinearError::Nonlinear { .. },
             ..
         }) => "pinn-bo",
@@ -123,25 +124,10 @@ pub fn default_method(problem: &Problem) -> &'static str {
     }
 }
 
-/// The declared choice `key`, as the value `from_name` gives its name.
-///
-/// # Panics
-/// When the table offers a name `from_name` does not know (a programming error, which the
-/// tests' construction of every option of every method finds).
-pub(crate) fn choice<T>(s: &MethodSettings, key: &str, from_name: impl Fn(&str) -> Option<T>) -> T {
-    let name = s.name(key);
-    from_name(name).unwrap_or_else(|| {
-        panic!(
-            "`{key}` of `{}`: the table offers `{name}`, which its constructor does not know",
-            s.info.name
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::design::{points, Design};
+    use crate::numerics::design::{points, Design};
     use crate::space::Space;
     use crate::strategies::{Diagnostics, Observed};
     use pinnbo_dsl::spec::Kind;

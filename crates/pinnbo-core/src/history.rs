@@ -1,0 +1,23 @@
+//! What the methods see of the evaluations so far.
+
+/// What a strategy sees of one past evaluation (successful ones only).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Observed {
+    /// The point in `[0, 1]^d`.
+    pub unit: Vec<f64>,
+    /// The objective as minimized (negated for `maximize`), as observed (with noise).
+    pub objective: f64,
+    /// Constraint values as observed, feasible when `<= 0`.
+    pub constraints: Vec<f64>,
+    /// Proposed by the strategy (false: the initial design's).
+    pub proposed: bool,
+    /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
+    /// a model sees it as one, a score of predictions does not.
+    pub fantasy: bool,
+}
+
+impl Observed {
+    pub fn is_feasible(&self) -> bool {
+        self.constraints.iter().all(|c| *c <= 0.0)
+    }
+}

@@ -1,0 +1,7 @@
+//! The ground floor: numerical building blocks that know nothing of optimization — the
+//! bounded quasi-Newton minimizer the fits and acquisitions use, the dense SPD (Cholesky)
+//! factorization every kernel method needs, and seeded space-filling designs.
+
+pub(crate) mod cholesky;
+pub mod design;
+pub(crate) mod quasi_newton;

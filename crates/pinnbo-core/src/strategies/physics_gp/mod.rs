@@ -1,0 +1,258 @@
+//! physics-gp: the objective's Gaussian process conditioned on the file's linear pde at
+//! residual points as well as on the observations (docs/algorithms.md §8), checked each step
+//! against the same model without the pde ([`model_check`]); the constraints, the criterion
+//! and its search are the plain GP methods' ([`GpSearch`]).
+
+pub mod model_check;
+
+use crate::oracle::NoiseModel;
+use crate::space::Space;
+use crate::strategies::gp_bo::{hyper_diagnostics, points_and_values, unreadable, GpSearch, PART};
+use crate::strategies::pde::{objective_field, optimum_on_faces, residuals, PdeError};
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
+use crate::surrogates::{GpPosterior, Starts};
+use model_check::{keep_pde, Check, TARGET_LEVEL};
+use pinnbo_ad::linear::LinearError;
+use pinnbo_ad::OperatorRegistry;
+use pinnbo_dsl::methods::MethodSettings;
+use pinnbo_dsl::Problem;
+use rand_chacha::ChaCha8Rng;
+use std::time::Instant;
+
+pub use model_check::PredictionRecord;
+
+pub struct PhysicsGp {
+    /// The constraints, the criterion and its search.
+    pub gp: GpSearch,
+    /// The pde at the residual points, as the GP models the objective (minimized).
+    pub residuals: Residuals,
+    pub scaling: Scaling,
+    /// A maximum principle puts the optimum on the box's faces: the acquisition searches
+    /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
+    pub faces: bool,
+    /// Whether each step also fits the model without the pde, and how it chooses between
+    /// the two (docs/algorithms.md §8).
+    pub check: Check,
+    /// Both models' record at the proposals, kept for `check prequential` only (saved with
+    /// the journal).
+    record: PredictionRecord,
+    /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
+    previous: Option<PdeHyper>,
+}
+
+/// The objective's fitted model: the pde's unchecked, or the pde's with the pde-free model
+/// it was checked against and which of the two is used.
+enum PdeFit {
+    Unchecked(Box<PdeGp>),
+    Checked {
+        with_pde: Box<PdeGp>,
+        without: Box<PdeGp>,
+        keep_pde: bool,
+    },
+}
+
+impl PdeFit {
+    /// The model the acquisition uses.
+    fn model(&self) -> &dyn GpPosterior {
+        match self {
+            PdeFit::Unchecked(with_pde) => with_pde.as_ref(),
+            PdeFit::Checked {
+                with_pde,
+                without,
+                keep_pde,
+            } => {
+                if *keep_pde {
+                    with_pde.as_ref()
+                } else {
+                    without.as_ref()
+                }
+            }
+        }
+    }
+}
+
+impl PhysicsGp {
+    /// physics-gp for `problem` with its settings `s`: the objective's GP conditioned on its
+    /// pde at `residual_points` Sobol points drawn from `seed`.
+    pub fn new(
+        s: &MethodSettings,
+        problem: &Problem,
+        operators: &OperatorRegistry,
+        seed: u64,
+    ) -> Result<PhysicsGp, StrategyError> {
+        let field = objective_field(problem, "the physics-informed GP")?;
+        let residuals = residuals(problem, field, operators, s.count("residual_points"), seed)
+            .map_err(|e| {
+                let hint = match e {
+                    PdeError::Linear {
+                        source: LinearError::Nonlinear { .. },
+                        ..
+                    } => {
+                        "; a Gaussian process can be conditioned on a linear pde only: use \
+                          `method pinn-bo`, whose network is trained on any pde"
+                    }
+                    _ => "",
+                };
+                StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
+            })?;
+        let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
+        let faces = problem.constraints.is_empty() && optimum_on_faces(&residuals, maximize);
+        // The GP models the objective as minimized, `−f` for `maximize`.
+        let residuals = match maximize {
+            true => residuals.negated(),
+            false => residuals,
+        };
+        // The objective has its own squared-exponential model (derivatives to any order);
+        // the constraints' plain GPs take the plain default kernel.
+        let kernel = crate::surrogates::gp::Kernel::Matern52;
+        Ok(PhysicsGp {
+            gp: GpSearch::from_settings(s, s.choice("criterion"), kernel),
+            residuals,
+            scaling: s.choice("scaling"),
+            check: s.choice("check"),
+            faces,
+            record: PredictionRecord::default(),
+            previous: None,
+        })
+    }
+
+    /// The objective's model with its fit's diagnostics and hyperparameters, which a proposal
+    /// keeps and a picture does not.
+    fn fit_objective(
+        &self,
+        history: &[Observed],
+    ) -> Result<(PdeFit, Diagnostics, PdeHyper), StrategyError> {
+        let (x, y) = points_and_values(history);
+        let noise = self.gp.objective_noise();
+        let starts = Starts {
+            previous: self.previous.as_ref(),
+            restarts: self.gp.restarts,
+        };
+        let model = PdeModel {
+            prior: self.gp.model.prior,
+            scaling: self.scaling,
+            mean: self.gp.model.mean,
+        };
+        let with_pde = PdeGp::fit(model, &x, &y, &self.residuals, starts, noise).within(PART)?;
+        let hyper = with_pde.hyper.clone();
+        if self.check == Check::None || x.len() < 2 {
+            let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde);
+            return Ok((PdeFit::Unchecked(Box::new(with_pde)), diagnostics, hyper));
+        }
+        // The pde-free model starts cold each step: its fit is small and cheap.
+        let cold = Starts {
+            previous: None,
+            restarts: self.gp.restarts,
+        };
+        let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
+        let scores = (with_pde.leave_one_out(), without.leave_one_out());
+        let keep = keep_pde(self.check, with_pde.target_spread, scores, &self.record);
+        let chosen = fit_diagnostics(if keep { &with_pde } else { &without })
+            .with("loo_with_pde", scores.0)
+            .with("loo_without_pde", scores.1);
+        let mut diagnostics = with_target_spread(chosen, &with_pde);
+        if self.check == Check::Prequential {
+            let (scored, total_with, total_without) = self.record.totals();
+            diagnostics = diagnostics
+                .with("prequential_scored", scored)
+                .with("prequential_with_pde", total_with)
+                .with("prequential_without_pde", total_without);
+        }
+        let fit = PdeFit::Checked {
+            with_pde: Box::new(with_pde),
+            without: Box::new(without),
+            keep_pde: keep,
+        };
+        Ok((fit, diagnostics, hyper))
+    }
+}
+
+/// A physics-informed fit's diagnostics.
+fn fit_diagnostics(gp: &PdeGp) -> Diagnostics {
+    hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
+        .with("prior_mean", gp.standardizer.inverse(gp.constant))
+        .with("pde_relative_noise", gp.hyper.log_relative.exp())
+        .with("residual_points", gp.residual_rows())
+}
+
+/// The pde's targets' spread under the pde model's prior and the bound the check holds it
+/// to.
+fn with_target_spread(diagnostics: Diagnostics, with_pde: &PdeGp) -> Diagnostics {
+    match with_pde.target_spread {
+        Some(t) => diagnostics
+            .with("pde_target_spread", t.mean_square)
+            .with("pde_target_bound", t.quantile(1.0 - TARGET_LEVEL)),
+        None => diagnostics,
+    }
+}
+
+impl Strategy for PhysicsGp {
+    fn name(&self) -> &'static str {
+        "physics-gp"
+    }
+
+    fn known_noise(&mut self, noise: &NoiseModel) {
+        self.gp.known_noise(noise);
+    }
+
+    /// Every GP's last hyperparameters, where its next fit starts, and the record.
+    fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
+        (self.gp).state(None, self.previous.as_ref(), self.record.clone())
+    }
+
+    fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        let saved = self.gp.restore(saved)?;
+        if let Some(v) = &saved.objective {
+            // Saved by a plain GP: this run's hyperparameters do not fit it.
+            crate::surrogates::gp::Hyper::from_packed(v).ok_or_else(unreadable)?;
+        }
+        self.previous = (saved.physics.as_deref())
+            .map(|v| PdeHyper::from_packed(v).ok_or_else(unreadable))
+            .transpose()?;
+        self.record = saved.record;
+        Ok(())
+    }
+
+    fn predict(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<f64>>, StrategyError> {
+        // A picture's fit does not move where the next proposal's fit starts.
+        let (fit, _, _) = self.fit_objective(history)?;
+        let gp = fit.model();
+        Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
+    }
+
+    fn propose(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError> {
+        let clock = Instant::now();
+        let prequential = self.check == Check::Prequential;
+        if prequential {
+            self.record.score(history);
+        }
+        let (fit, fitted, hyper) = self.fit_objective(history)?;
+        self.previous = Some(hyper);
+        let proposal =
+            (self.gp).propose_with(fit.model(), fitted, self.faces, history, clock, rng)?;
+        if let (
+            true,
+            PdeFit::Checked {
+                with_pde, without, ..
+            },
+        ) = (prequential, &fit)
+        {
+            // Its observation comes after every real one there is now.
+            let observed = history.iter().filter(|o| !o.fantasy).count();
+            (self.record).expect(observed, &proposal.unit, with_pde, without);
+        }
+        Ok(proposal)
+    }
+}
