@@ -1,5 +1,5 @@
 //! The values of every choice setting, each declared once as an enum with its names: the
-//! settings tables (`methods.rs`, `check/settings.rs`) offer `T::NAMES`, and a constructor
+//! settings tables (`methods.rs`, `oracles.rs`) offer `T::NAMES`, and a constructor
 //! reads the file's choice as a `T` ([`crate::spec::Declared::choice`]), so a name is
 //! written in one place only.
 
