@@ -335,10 +335,14 @@ impl Observer for Progress {
                 at.join(", ")
             ));
         }
-        let best = run.summary().best.map_or("none feasible".to_string(), |b| {
+        let summary = run.summary();
+        let mut message = summary.best.map_or("none feasible".to_string(), |b| {
             format!("{:.6}", b.objective)
         });
-        self.bar.set_message(best);
+        if let Some(since) = summary.convergence.and_then(|c| c.converged_since) {
+            message += &format!("  converged at {since}, exploring");
+        }
+        self.bar.set_message(message);
         self.bar.inc(1);
     }
 
@@ -538,6 +542,20 @@ fn print_report(run: &Run, s: &Summary) {
             }
         }
         None => println!("best       no feasible evaluation"),
+    }
+    if let Some(c) = &s.convergence {
+        let state = match (c.stopped_at, c.converged_since) {
+            (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
+            (None, Some(since)) => format!(
+                "converged since evaluation {since}: no point's expected improvement was \
+                 worth an evaluation, so those steps explored"
+            ),
+            (None, None) => "not converged".to_string(),
+        };
+        println!(
+            "progress   {state}; last expected improvement {:.2e} of the observations' spread",
+            c.expected_improvement_relative
+        );
     }
     println!(
         "time       {:.2} s proposing, {:.2} s evaluating",

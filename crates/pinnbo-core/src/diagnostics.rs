@@ -43,6 +43,20 @@ impl Diagnostics {
         self
     }
 
+    /// [`Diagnostics::with`] when there is a value; nothing (not a null) when there is none.
+    pub fn with_some(self, key: &str, value: Option<impl Into<Value>>) -> Diagnostics {
+        match value {
+            Some(v) => self.with(key, v),
+            None => self,
+        }
+    }
+
+    /// These diagnostics with `other`'s open map added (its values win).
+    pub fn merge(mut self, other: Diagnostics) -> Diagnostics {
+        self.extra.extend(other.extra);
+        self
+    }
+
     /// A method-specific value, by name.
     pub fn get(&self, key: &str) -> Option<&Value> {
         self.extra.get(key)

@@ -454,6 +454,15 @@ const PHYSICS_GP: &[Spec] = &[
 /// The Thompson draw's candidates are fixed; only where they go can be set.
 const GP_TS: &[Spec] = &[region("global")];
 
+/// Off by default, so that runs of one budget stay comparable.
+const GP_STOP: &[Spec] = &[Spec::new(
+    "stop",
+    Kind::Positive,
+    Default::Computed("never"),
+    "end the run at the first step whose largest expected improvement is below this share of \
+     the observations' standard deviation (steps below 0.001 already explore instead)",
+)];
+
 /// Methods that take a known observation noise (`noise std ..`) as their noise variance.
 pub const NOISE_AWARE_METHODS: &[&str] = &["gp-ei", "gp-ucb", "gp-ts", "physics-gp"];
 
@@ -475,6 +484,11 @@ const PHYSICS_GP_ONLY_WHEN: &[OnlyWhen] = &[
         other: "criterion",
         values: &["ei", "ucb"],
     },
+    OnlyWhen {
+        setting: "stop",
+        other: "criterion",
+        values: &["ei"],
+    },
 ];
 
 /// A warm start's length means nothing to a cold start.
@@ -488,7 +502,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "physics-gp",
         summary: "Gaussian process conditioned on the pde as well as the data (linear pdes)",
-        groups: &[PHYSICS_GP, GP_BETA, GP_SEARCH],
+        groups: &[PHYSICS_GP, GP_BETA, GP_SEARCH, GP_STOP],
         only_when: PHYSICS_GP_ONLY_WHEN,
     },
     MethodInfo {
@@ -518,7 +532,7 @@ pub static METHODS: &[MethodInfo] = &[
     MethodInfo {
         name: "gp-ei",
         summary: "Gaussian process, expected improvement (constrained EI with constraints)",
-        groups: &[GP, GP_SEARCH],
+        groups: &[GP, GP_SEARCH, GP_STOP],
         only_when: &[],
     },
     MethodInfo {

@@ -47,6 +47,23 @@ pub fn log_expected_improvement(best: f64, mean: f64, std: f64) -> f64 {
     std.ln() + log_h
 }
 
+/// `log AEI`: [`log_expected_improvement`] plus `log(1 − σ_n/√(std² + σ_n²))`, the share of
+/// the prediction's spread an evaluation with noise of standard deviation `noise` can still
+/// remove (augmented expected improvement, docs/algorithms.md §6). Where the model already
+/// knows the field to well within the noise (a point evaluated again and again) the factor
+/// goes to zero as (std/σ_n)²/2, so a point is evaluated again only when its improvement
+/// outweighs that; without noise the factor is one and this is log EI.
+pub fn log_augmented_expected_improvement(best: f64, mean: f64, std: f64, noise: f64) -> f64 {
+    let log_ei = log_expected_improvement(best, mean, std);
+    if noise <= 0.0 {
+        return log_ei;
+    }
+    // 1 − 1/√(1 + r²) = r² / (√(1 + r²) (1 + √(1 + r²))), without cancellation for small r.
+    let r2 = (std / noise).powi(2);
+    let root = (1.0 + r2).sqrt();
+    log_ei + (r2 / (root * (1.0 + root))).ln()
+}
+
 /// `log Φ(−mean/std)`: the log probability that a normal prediction is `<= 0`, finite far
 /// into the tail (Φ(−a) = φ(a)/a · (1 − 1/a² + 3/a⁴ − ..) below −20).
 pub fn log_probability_nonpositive(mean: f64, std: f64) -> f64 {
@@ -149,12 +166,14 @@ impl GpModels<'_> {
         total
     }
 
-    /// The point of `domain` that maximizes expected improvement below `incumbent` times the
-    /// probability of feasibility (that probability alone without an incumbent), and the
-    /// criterion's value there.
+    /// The point of `domain` that maximizes augmented expected improvement below `incumbent`
+    /// (observations with noise of standard deviation `noise`) times the probability of
+    /// feasibility (that probability alone without an incumbent), and the criterion's value
+    /// there.
     pub fn maximize_expected_improvement(
         &self,
         incumbent: Option<f64>,
+        noise: f64,
         domain: &Domain,
         search: Search,
         rng: &mut ChaCha8Rng,
@@ -164,9 +183,9 @@ impl GpModels<'_> {
         // without the underflow that flattens EI far from the incumbent.
         let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
             let mut total = match incumbent {
-                Some(best) => {
-                    with_gradient(objective, u, |m, s| log_expected_improvement(best, m, s))
-                }
+                Some(best) => with_gradient(objective, u, |m, s| {
+                    log_augmented_expected_improvement(best, m, s, noise)
+                }),
                 None => (0.0, vec![0.0; u.len()]),
             };
             for g in self.constraints {
@@ -181,13 +200,57 @@ impl GpModels<'_> {
             if let Some(best) = incumbent {
                 let predictions = objective.predict_batch(points);
                 for (t, (m, s)) in total.iter_mut().zip(predictions) {
-                    *t += log_expected_improvement(best, m, s);
+                    *t += log_augmented_expected_improvement(best, m, s, noise);
                 }
             }
             total
         };
         let (unit, log_value) = maximize_smooth(&score, &screen, domain, search, rng);
         (unit, log_value.exp())
+    }
+
+    /// The point of `domain` where the objective's posterior standard deviation times the
+    /// probability of feasibility is largest (logs added), and that standard deviation: where
+    /// an evaluation teaches the model most.
+    pub fn maximize_uncertainty(
+        &self,
+        domain: &Domain,
+        search: Search,
+        rng: &mut ChaCha8Rng,
+    ) -> (Vec<f64>, f64) {
+        let objective = self.objective;
+        let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
+            let mut total = with_gradient(objective, u, |_, s| s.max(f64::MIN_POSITIVE).ln());
+            for g in self.constraints {
+                let (v, grad) = with_gradient(g, u, log_probability_nonpositive);
+                total.0 += v;
+                total.1.iter_mut().zip(grad).for_each(|(a, b)| *a += b);
+            }
+            Some(total)
+        };
+        let screen = |points: &[Vec<f64>]| -> Vec<f64> {
+            let mut total = self.log_feasibility_many(points);
+            for (t, (_, s)) in total.iter_mut().zip(objective.predict_batch(points)) {
+                *t += s.max(f64::MIN_POSITIVE).ln();
+            }
+            total
+        };
+        let (unit, log_sd) = maximize_smooth(&score, &screen, domain, search, rng);
+        (unit, log_sd.exp())
+    }
+
+    /// The effective best among the feasible `observed` points (Huang et al. 2006): the
+    /// posterior mean where mean plus one standard deviation is smallest, so that a noisy
+    /// observation that merely looks good does not set the bar. None before any feasible one.
+    pub fn incumbent(&self, observed: &[&[f64]]) -> Option<f64> {
+        observed
+            .iter()
+            .map(|u| {
+                let (mean, sd) = self.objective.predict(u);
+                (mean + sd, mean)
+            })
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, mean)| mean)
     }
 
     /// The point of `domain` with the lowest confidence bound `mean − √β std` among those

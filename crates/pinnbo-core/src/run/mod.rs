@@ -25,6 +25,7 @@ mod validate;
 
 use crate::oracle::{minimized, NoiseModel, Oracle};
 use crate::space::Space;
+use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT, STOP};
 use crate::strategies::{Diagnostics, Observed, Strategy, StrategyError};
 use design::Design;
 use journal::{Ask, Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
@@ -146,6 +147,9 @@ pub struct Run {
     /// How many records at the journal's start were imported (the initial design follows).
     imported: usize,
     failures_in_a_row: usize,
+    /// The method asked to end the run (its `stop` setting): the evaluation that would have
+    /// come next, counted from 1, and the proposal's expected improvement.
+    stopped_at: Option<(usize, f64)>,
     dir: PathBuf,
 }
 
@@ -162,6 +166,9 @@ pub struct Summary {
     pub feasible: bool,
     pub propose_seconds: f64,
     pub evaluate_seconds: f64,
+    /// Absent for methods that report no expected improvement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convergence: Option<Convergence>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -321,6 +328,7 @@ impl Run {
             initial,
             imported,
             failures_in_a_row: 0,
+            stopped_at: None,
             dir: dir.to_path_buf(),
         }
     }
@@ -361,6 +369,11 @@ impl Run {
 
     pub fn dir(&self) -> &Path {
         &self.dir
+    }
+
+    /// Whether the method ended the run before its budget (its `stop` setting).
+    pub fn stopped_early(&self) -> bool {
+        self.stopped_at.is_some()
     }
 
     pub fn is_done(&self) -> bool {
@@ -435,11 +448,22 @@ impl Run {
                 self.dir.display()
             )));
         }
+        if self.stopped_at.is_some() {
+            return Ok(None);
+        }
         let point = match self.pending().first() {
             Some(ask) => ask_tell::Point::from(*ask),
             None => {
                 let slot = self.next_slot();
-                self.point_for(slot)?
+                let point = self.point_for(slot)?;
+                if point.diagnostics.get(STOP) == Some(&true.into()) {
+                    // Nothing is worth evaluating: the proposal is not journaled, so a
+                    // resumed run proposes it again and stops again.
+                    let improvement = point.diagnostics.get(IMPROVEMENT).and_then(|v| v.as_f64());
+                    self.stopped_at = Some((self.records.len() + 1, improvement.unwrap_or(0.0)));
+                    return Ok(None);
+                }
+                point
             }
         };
         let started = Instant::now();
@@ -580,7 +604,12 @@ impl Run {
     }
 
     pub fn summary(&self) -> Summary {
-        summarize(&self.problem, &self.config, &self.records)
+        let mut summary = summarize(&self.problem, &self.config, &self.records);
+        if let (Some(c), Some((at, improvement))) = (&mut summary.convergence, self.stopped_at) {
+            c.stopped_at = Some(at);
+            c.expected_improvement_relative = improvement;
+        }
+        summary
     }
 
     /// Writes `summary.json` and `history.csv` into the run's folder; an error names the
@@ -636,5 +665,42 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         best,
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
+        convergence: Convergence::of(records),
+    }
+}
+
+/// Whether an expected-improvement method still found anything worth evaluating: its last
+/// step's largest expected improvement as a share of the observations' standard deviation,
+/// and since when every step's was below [`CONVERGED`] (then they explored instead).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Convergence {
+    /// The last step's (or, when the method stopped the run, the stopping proposal's).
+    pub expected_improvement_relative: f64,
+    pub threshold: f64,
+    /// The evaluation (from 1) from which every step's expected improvement was below the
+    /// threshold; None while the last one is above it.
+    pub converged_since: Option<usize>,
+    /// The evaluation the method's `stop` setting ended the run before, if it did.
+    pub stopped_at: Option<usize>,
+}
+
+impl Convergence {
+    /// From the steps' diagnostics; None for a method that reports no expected improvement.
+    pub fn of(records: &[Record]) -> Option<Convergence> {
+        let steps: Vec<(usize, f64)> = (records.iter())
+            .filter_map(|r| Some((r.index + 1, r.diagnostics.get(IMPROVEMENT)?.as_f64()?)))
+            .collect();
+        let &(_, last) = steps.last()?;
+        let above = steps.iter().rposition(|(_, v)| *v >= CONVERGED);
+        let converged_since = match above {
+            Some(i) => steps.get(i + 1).map(|(e, _)| *e),
+            None => steps.first().map(|(e, _)| *e),
+        };
+        Some(Convergence {
+            expected_improvement_relative: last,
+            threshold: CONVERGED,
+            converged_since,
+            stopped_at: None,
+        })
     }
 }

@@ -33,6 +33,8 @@ pub struct GpSearch {
     /// UCB's β; by default β_t = 0.2 · 2 log(d t² π² / 0.6) (Srinivas et al. with δ = 0.1,
     /// scaled down as is usual in practice).
     pub beta: Option<f64>,
+    /// End the run once EI falls below this share of the observations' spread (`stop`).
+    pub stop: Option<f64>,
     /// Each constraint's last fitted hyperparameters, where its next fit starts.
     previous_constraints: Vec<Hyper>,
     /// The observations' known noise (`noise std ..`), held fixed in every fit.
@@ -64,6 +66,10 @@ impl GpSearch {
             },
             beta: match criterion {
                 Criterion::Ucb => s.computed_number("beta"),
+                _ => None,
+            },
+            stop: match criterion {
+                Criterion::Ei => s.computed_number("stop"),
                 _ => None,
             },
             previous_constraints: Vec::new(),
@@ -129,20 +135,47 @@ impl GpSearch {
             objective,
             constraints: &constraints,
         };
-        // Incumbent: the best posterior mean among feasible observations (robust to noise).
-        let incumbent = history
-            .iter()
-            .filter(|o| o.is_feasible())
-            .map(|o| objective.predict_mean(&o.unit))
-            .min_by(f64::total_cmp);
         let t = history.len() as f64;
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
         let domain = self.search.domain(history, d).on_faces_if(faces);
+        let scale = objective.standardizer().std;
+        let mut report = Diagnostics::default();
         let (unit, value) = match self.criterion {
             Criterion::Ei => {
-                models.maximize_expected_improvement(incumbent, &domain, self.search, rng)
+                let feasible: Vec<&[f64]> = (history.iter())
+                    .filter(|o| o.is_feasible())
+                    .map(|o| o.unit.as_slice())
+                    .collect();
+                let incumbent = models.incumbent(&feasible);
+                let noise = objective.noise_variance().sqrt() * scale;
+                let (unit, value) = models.maximize_expected_improvement(
+                    incumbent,
+                    noise,
+                    &domain,
+                    self.search,
+                    rng,
+                );
+                // Before any feasible point EI is the feasibility's probability alone.
+                let relative = incumbent.map(|_| value / scale);
+                report = report.with_some(IMPROVEMENT, relative).with_some(
+                    STOP,
+                    relative
+                        .zip(self.stop)
+                        .map(|(r, stop)| r < stop)
+                        .filter(|s| *s),
+                );
+                match relative {
+                    Some(r) if r < CONVERGED => {
+                        // Nothing is worth evaluating for its improvement: the evaluation is
+                        // spent where the model knows least, not on a point it already knows.
+                        let (unit, sd) = models.maximize_uncertainty(&domain, self.search, rng);
+                        report = report.with("explored_std", sd);
+                        (unit, value)
+                    }
+                    _ => (unit, value),
+                }
             }
             Criterion::Ucb => models.maximize_confidence_bound(beta, &domain, self.search, rng),
             Criterion::Ts => models.thompson(&domain, rng)?,
@@ -155,7 +188,8 @@ impl GpSearch {
                     ..fitted
                 }
                 .with("acquisition", value)
-                .with("beta", (self.criterion == Criterion::Ucb).then_some(beta)),
+                .with("beta", (self.criterion == Criterion::Ucb).then_some(beta))
+                .merge(report),
             ),
         })
     }
@@ -237,6 +271,18 @@ pub(crate) fn hyper_diagnostics(hyper: &Hyper, nll: f64, jitter: f64) -> Diagnos
         .with("nll", nll)
         .with("jitter", jitter)
 }
+
+/// The diagnostic of an EI step: the largest (augmented) expected improvement as a share of
+/// the observations' standard deviation, what the run's convergence report reads.
+pub const IMPROVEMENT: &str = "expected_improvement_relative";
+
+/// Below this share of the observations' standard deviation, no point's expected improvement
+/// is worth an evaluation: the step explores instead (docs/algorithms.md §6).
+pub const CONVERGED: f64 = 1e-3;
+
+/// The diagnostic of a step that asks the run to end: its expected improvement fell below the
+/// method's `stop` setting.
+pub const STOP: &str = "stop";
 
 /// Where this module's errors arise, for their messages.
 pub(crate) const PART: &str = "Gaussian process";
@@ -325,5 +371,66 @@ impl Strategy for GpBo {
         self.previous = Some(gp.hyper.clone());
         self.gp
             .propose_with(&gp, fitted, false, history, clock, rng)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::acquisition::criteria::GpModels;
+    use crate::acquisition::trust_region::Domain;
+    use pinnbo_dsl::{compile, Source};
+    use rand::{Rng, SeedableRng};
+    use rand_distr::StandardNormal;
+
+    /// A noisy slope observed many times at its minimum, a corner of the box: plain EI asks
+    /// for that corner again (its mean is lowest there and its spread never quite zero), while
+    /// gp-ei, finding no expected improvement worth an evaluation, asks for a new point where
+    /// the model knows least and says that it has converged.
+    #[test]
+    fn a_point_known_within_the_noise_is_not_evaluated_again() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut x: Vec<Vec<f64>> = (0..16).map(|i| vec![i as f64 / 15.0]).collect();
+        x.extend((0..12).map(|_| vec![0.0]));
+        let history: Vec<Observed> = (x.iter())
+            .map(|u| Observed {
+                objective: u[0] + 0.02 * rng.sample::<f64, _>(StandardNormal),
+                constraints: Vec::new(),
+                unit: u.clone(),
+                proposed: true,
+                fantasy: false,
+            })
+            .collect();
+        let text = "var x in [0, 1]\nminimize x\nmethod gp-ei\n";
+        let problem = compile(&Source::new("slope.pde", text)).unwrap().problem;
+        let mut gp_ei = GpBo::from_settings(&MethodSettings::defaults("gp-ei"));
+        // Plain EI on the same fit, from the same stream.
+        let (gp, _) = gp_ei
+            .fit_objective(&history, &mut ChaCha8Rng::seed_from_u64(2))
+            .unwrap();
+        let models = GpModels {
+            objective: &gp,
+            constraints: &[],
+        };
+        let units: Vec<&[f64]> = x.iter().map(Vec::as_slice).collect();
+        let (plain, _) = models.maximize_expected_improvement(
+            models.incumbent(&units),
+            0.0,
+            &Domain::cube(1),
+            gp_ei.gp.search,
+            &mut ChaCha8Rng::seed_from_u64(3),
+        );
+        assert_eq!(plain, [0.0], "plain EI asks for the corner again");
+        let space = crate::space::Space::of(&problem);
+        let proposal = gp_ei
+            .propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(2))
+            .unwrap();
+        assert!(proposal.unit[0] > 0.01, "{:?}", proposal.unit);
+        let relative = proposal
+            .diagnostics
+            .get(IMPROVEMENT)
+            .and_then(|v| v.as_f64());
+        assert!(relative.unwrap() < CONVERGED, "{relative:?}");
+        assert!(proposal.diagnostics.get("explored_std").is_some());
     }
 }

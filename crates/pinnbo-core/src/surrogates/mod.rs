@@ -53,6 +53,9 @@ pub trait GpPosterior: Sync {
 
     fn standardizer(&self) -> &Standardizer;
 
+    /// The observations' noise variance, standardized units (fitted, or known).
+    fn noise_variance(&self) -> f64;
+
     /// Mean and variance of the latent function at `u`, standardized units.
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let (mean, variance) = self.centred(u);

@@ -53,6 +53,14 @@ enum PdeFit {
 }
 
 impl PdeFit {
+    /// Whether the model the acquisition uses is the pde's.
+    fn keeps_pde(&self) -> bool {
+        match self {
+            PdeFit::Unchecked(_) => true,
+            PdeFit::Checked { keep_pde, .. } => *keep_pde,
+        }
+    }
+
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
@@ -240,8 +248,11 @@ impl Strategy for PhysicsGp {
         }
         let (fit, fitted, hyper) = self.fit_objective(history)?;
         self.previous = Some(hyper);
-        let proposal =
-            (self.gp).propose_with(fit.model(), fitted, self.faces, history, clock, rng)?;
+        // The maximum principle is the pde's: once the data drop the pde it says nothing of
+        // where the optimum is.
+        let faces = self.faces && fit.keeps_pde();
+        let fitted = fitted.with("pde_kept", fit.keeps_pde());
+        let proposal = (self.gp).propose_with(fit.model(), fitted, faces, history, clock, rng)?;
         if let (
             true,
             PdeFit::Checked {
@@ -254,5 +265,56 @@ impl Strategy for PhysicsGp {
             (self.record).expect(observed, &proposal.unit, with_pde, without);
         }
         Ok(proposal)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::numerics::design::{points, Design};
+    use crate::strategies::registry::strategy;
+    use pinnbo_dsl::{compile, Source};
+    use rand::SeedableRng;
+
+    /// A harmonic pde (a maximum principle: the maximum lies on the faces) over data from
+    /// `field`, maximized: the step's diagnostics.
+    fn step_on(field: &str) -> Diagnostics {
+        let text = format!(
+            "var x in [0, 1], y in [0, 1]\nfield f(x, y) = {field}\npde laplacian(f) = 0\n\
+             maximize f\nmethod physics-gp {{ residual_points 64 }}\n"
+        );
+        let problem = compile(&Source::new("faces.pde", text.as_str()))
+            .unwrap()
+            .problem;
+        let value = problem.closed_form_objective().unwrap();
+        let history: Vec<Observed> = points(Design::Sobol, 12, 2, 1)
+            .into_iter()
+            .map(|unit| Observed {
+                objective: -value.eval(&unit),
+                constraints: Vec::new(),
+                unit,
+                proposed: false,
+                fantasy: false,
+            })
+            .collect();
+        let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
+        let mut rng = ChaCha8Rng::seed_from_u64(2);
+        let space = Space::of(&problem);
+        strategy
+            .propose(&space, &history, &mut rng)
+            .unwrap()
+            .diagnostics
+    }
+
+    /// The faces are searched while the data keep the pde, and never once they drop it: a
+    /// bump inside the box is not harmonic, and its maximum is inside.
+    #[test]
+    fn the_faces_are_searched_only_while_the_pde_is_kept() {
+        let harmonic = step_on("x^2 - y^2 + x*y");
+        assert_eq!(harmonic.get("pde_kept"), Some(&true.into()));
+        assert_eq!(harmonic.get("search"), Some(&"faces".into()));
+        let bump = step_on("exp(-20*((x - 0.5)^2 + (y - 0.4)^2))");
+        assert_eq!(bump.get("pde_kept"), Some(&false.into()));
+        assert_eq!(bump.get("search"), None);
     }
 }

@@ -479,6 +479,10 @@ impl GpPosterior for GpModel {
         &self.standardizer
     }
 
+    fn noise_variance(&self) -> f64 {
+        self.hyper.log_noise.exp()
+    }
+
     fn prior_mean(&self) -> f64 {
         self.constant
     }

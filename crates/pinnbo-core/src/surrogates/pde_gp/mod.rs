@@ -384,6 +384,10 @@ impl GpPosterior for PdeGp {
         &self.standardizer
     }
 
+    fn noise_variance(&self) -> f64 {
+        self.hyper.gp.log_noise.exp()
+    }
+
     fn prior_mean(&self) -> f64 {
         self.constant
     }
