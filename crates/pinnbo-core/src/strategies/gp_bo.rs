@@ -87,18 +87,17 @@ impl GpSearch {
         self.known_noise.as_ref().map(|n| n.objective_std)
     }
 
-    /// The fit of the objective's plain GP to `history`, starting from `previous`.
-    fn fit_plain(
+    /// The fit of the objective's plain GP to `history`, starting from `previous` and from
+    /// `restarts` seeded starts.
+    pub(crate) fn fit_plain(
         &self,
         history: &[Observed],
         previous: Option<&Hyper>,
+        restarts: usize,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, StrategyError> {
         let (x, y) = points_and_values(history);
-        let starts = Starts {
-            previous,
-            restarts: self.restarts,
-        };
+        let starts = Starts { previous, restarts };
         GpModel::fit(self.model, &x, &y, starts, self.objective_noise(), rng).within(PART)
     }
 
@@ -315,7 +314,7 @@ impl GpBo {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<(GpModel, Diagnostics), StrategyError> {
-        let gp = self.gp.fit_plain(history, self.previous.as_ref(), rng)?;
+        let gp = (self.gp).fit_plain(history, self.previous.as_ref(), self.gp.restarts, rng)?;
         let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter())
             .with("prior_mean", gp.standardizer.inverse(gp.constant));
         Ok((gp, diagnostics))

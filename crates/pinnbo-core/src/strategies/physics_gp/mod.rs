@@ -10,6 +10,7 @@ use crate::space::Space;
 use crate::strategies::gp_bo::{hyper_diagnostics, points_and_values, unreadable, GpSearch, PART};
 use crate::strategies::pde::{objective_field, optimum_on_faces, residuals, PdeError};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
+use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
@@ -39,17 +40,30 @@ pub struct PhysicsGp {
     record: PredictionRecord,
     /// The last fit's hyperparameters: the next fit starts there (saved with the journal).
     previous: Option<PdeHyper>,
+    /// The pde-free model's, likewise.
+    previous_without: Option<Hyper>,
+    /// The pde-free model is fitted as gp-ei fits its own: from its seeded starts.
+    fallback_restarts: usize,
 }
 
 /// The objective's fitted model: the pde's unchecked, or the pde's with the pde-free model
-/// it was checked against and which of the two is used.
+/// it was checked against (the plain GP methods' Matérn-5/2 model, so that dropping the pde
+/// leaves a search as good as gp-ei's) and which of the two is used.
 enum PdeFit {
     Unchecked(Box<PdeGp>),
     Checked {
         with_pde: Box<PdeGp>,
-        without: Box<PdeGp>,
+        /// gp-ei's own model of the objective: what the search falls back to.
+        without: Box<GpModel>,
         keep_pde: bool,
     },
+}
+
+/// What a step's fits end at, where the next step's start.
+struct FittedHyper {
+    with_pde: PdeHyper,
+    /// None when the check did not fit the pde-free model.
+    without: Option<Hyper>,
 }
 
 impl PdeFit {
@@ -122,6 +136,8 @@ impl PhysicsGp {
             faces,
             record: PredictionRecord::default(),
             previous: None,
+            previous_without: None,
+            fallback_restarts: MethodSettings::defaults("gp-ei").count("restarts"),
         })
     }
 
@@ -130,7 +146,8 @@ impl PhysicsGp {
     fn fit_objective(
         &self,
         history: &[Observed],
-    ) -> Result<(PdeFit, Diagnostics, PdeHyper), StrategyError> {
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
         let (x, y) = points_and_values(history);
         let noise = self.gp.objective_noise();
         let starts = Starts {
@@ -143,20 +160,25 @@ impl PhysicsGp {
             mean: self.gp.model.mean,
         };
         let with_pde = PdeGp::fit(model, &x, &y, &self.residuals, starts, noise).within(PART)?;
-        let hyper = with_pde.hyper.clone();
+        let mut hyper = FittedHyper {
+            with_pde: with_pde.hyper.clone(),
+            without: None,
+        };
         if self.check == Check::None || x.len() < 2 {
             let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde);
             return Ok((PdeFit::Unchecked(Box::new(with_pde)), diagnostics, hyper));
         }
-        // The pde-free model starts cold each step: its fit is small and cheap.
-        let cold = Starts {
-            previous: None,
-            restarts: self.gp.restarts,
-        };
-        let without = PdeGp::fit(model, &x, &y, &Residuals::none(), cold, noise).within(PART)?;
+        let previous = self.previous_without.as_ref();
+        let without = (self.gp).fit_plain(history, previous, self.fallback_restarts, rng)?;
+        hyper.without = Some(without.hyper.clone());
         let scores = (with_pde.leave_one_out(), without.leave_one_out());
         let keep = keep_pde(self.check, with_pde.target_spread, scores, &self.record);
-        let chosen = fit_diagnostics(if keep { &with_pde } else { &without })
+        let chosen = match keep {
+            true => fit_diagnostics(&with_pde),
+            false => hyper_diagnostics(&without.hyper, without.nll, without.jitter())
+                .with("prior_mean", without.standardizer.inverse(without.constant)),
+        };
+        let chosen = chosen
             .with("loo_with_pde", scores.0)
             .with("loo_without_pde", scores.1);
         let mut diagnostics = with_target_spread(chosen, &with_pde);
@@ -206,15 +228,15 @@ impl Strategy for PhysicsGp {
 
     /// Every GP's last hyperparameters, where its next fit starts, and the record.
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
-        (self.gp).state(None, self.previous.as_ref(), self.record.clone())
+        let (without, with_pde) = (self.previous_without.as_ref(), self.previous.as_ref());
+        (self.gp).state(without, with_pde, self.record.clone())
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
         let saved = self.gp.restore(saved)?;
-        if let Some(v) = &saved.objective {
-            // Saved by a plain GP: this run's hyperparameters do not fit it.
-            crate::surrogates::gp::Hyper::from_packed(v).ok_or_else(unreadable)?;
-        }
+        self.previous_without = (saved.objective.as_deref())
+            .map(|v| Hyper::from_packed(v).ok_or_else(unreadable))
+            .transpose()?;
         self.previous = (saved.physics.as_deref())
             .map(|v| PdeHyper::from_packed(v).ok_or_else(unreadable))
             .transpose()?;
@@ -227,10 +249,10 @@ impl Strategy for PhysicsGp {
         _space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
-        _rng: &mut ChaCha8Rng,
+        rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
-        let (fit, _, _) = self.fit_objective(history)?;
+        let (fit, _, _) = self.fit_objective(history, rng)?;
         let gp = fit.model();
         Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
     }
@@ -246,8 +268,9 @@ impl Strategy for PhysicsGp {
         if prequential {
             self.record.score(history);
         }
-        let (fit, fitted, hyper) = self.fit_objective(history)?;
-        self.previous = Some(hyper);
+        let (fit, fitted, hyper) = self.fit_objective(history, rng)?;
+        self.previous = Some(hyper.with_pde);
+        self.previous_without = hyper.without.or(self.previous_without.take());
         // The maximum principle is the pde's: once the data drop the pde it says nothing of
         // where the optimum is.
         let faces = self.faces && fit.keeps_pde();
@@ -277,8 +300,8 @@ mod tests {
     use rand::SeedableRng;
 
     /// A harmonic pde (a maximum principle: the maximum lies on the faces) over data from
-    /// `field`, maximized: the step's diagnostics.
-    fn step_on(field: &str) -> Diagnostics {
+    /// `field`, maximized: the problem and 12 observations.
+    fn harmonic(field: &str) -> (Problem, Vec<Observed>) {
         let text = format!(
             "var x in [0, 1], y in [0, 1]\nfield f(x, y) = {field}\npde laplacian(f) = 0\n\
              maximize f\nmethod physics-gp {{ residual_points 64 }}\n"
@@ -297,6 +320,17 @@ mod tests {
                 fantasy: false,
             })
             .collect();
+        (problem, history)
+    }
+
+    /// A bump inside the box: not harmonic, its maximum inside.
+    fn bump() -> (Problem, Vec<Observed>) {
+        harmonic("exp(-20*((x - 0.5)^2 + (y - 0.4)^2))")
+    }
+
+    /// physics-gp's step on [`harmonic`]'s data: its diagnostics.
+    fn step_on(field: &str) -> Diagnostics {
+        let (problem, history) = harmonic(field);
         let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let space = Space::of(&problem);
@@ -316,5 +350,23 @@ mod tests {
         let bump = step_on("exp(-20*((x - 0.5)^2 + (y - 0.4)^2))");
         assert_eq!(bump.get("pde_kept"), Some(&false.into()));
         assert_eq!(bump.get("search"), None);
+    }
+
+    /// Once the check drops the pde, physics-gp's model of the objective is gp-ei's: the
+    /// same predictions from the same data and stream.
+    #[test]
+    fn without_the_pde_the_model_is_gp_eis() {
+        let (problem, history) = bump();
+        let grid = points(Design::Sobol, 32, 2, 4);
+        let space = Space::of(&problem);
+        let predict = |method: &str| {
+            let mut strategy = strategy(&problem, method, 0).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(2);
+            strategy
+                .predict(&space, &history, &grid, &mut rng)
+                .unwrap()
+                .unwrap()
+        };
+        assert_eq!(predict("physics-gp"), predict("gp-ei"));
     }
 }

@@ -4,6 +4,7 @@
 //! with `check prequential`, from each model's record at the points the run proposed.
 
 use crate::history::Observed;
+use crate::surrogates::gp::GpModel;
 use crate::surrogates::log_normal_density;
 use crate::surrogates::pde_gp::{PdeGp, TargetSpread};
 use serde::{Deserialize, Serialize};
@@ -60,7 +61,7 @@ impl PredictionRecord {
     }
 
     /// Keeps both models' predictions at the proposal `unit`, made from `observed` points.
-    pub fn expect(&mut self, observed: usize, unit: &[f64], with_pde: &PdeGp, without: &PdeGp) {
+    pub fn expect(&mut self, observed: usize, unit: &[f64], with_pde: &PdeGp, without: &GpModel) {
         if self.pending.len() == MAX_PENDING {
             self.pending.remove(0);
         }

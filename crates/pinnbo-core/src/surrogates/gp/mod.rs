@@ -375,6 +375,32 @@ fn cold_starts(d: usize, restarts: usize, rng: &mut ChaCha8Rng) -> Vec<Hyper> {
 }
 
 impl GpModel {
+    /// The mean leave-one-out log density of the standardized observations: each predicted
+    /// from the others with these hyperparameters, `(K⁻¹)_ii` from one blocked solve.
+    pub fn leave_one_out(&self) -> f64 {
+        let n = self.alpha.len();
+        let unit = Mat::from_fn(n, n, |i, j| f64::from(i == j));
+        let half = self.spd.half_solve_columns(&unit);
+        let total: f64 = (0..n)
+            .map(|i| {
+                let variance = 1.0 / half.col(i).squared_norm_l2();
+                crate::surrogates::log_normal_density(self.alpha[i] * variance, variance)
+            })
+            .sum();
+        total / n as f64
+    }
+
+    /// The predictive mean and variance of an observation at `u`, noise included, in the
+    /// data's units.
+    pub fn predictive(&self, u: &[f64]) -> (f64, f64) {
+        let (mean, variance) = self.predict_standardized(u);
+        let total = variance + self.hyper.log_noise.exp();
+        (
+            self.standardizer.inverse(mean),
+            total * self.standardizer.std.powi(2),
+        )
+    }
+
     /// Fits a GP to points in `[0, 1]^d` and values (minimized objective), from the previous
     /// optimum when there is one (of the same dimension) and, with at most
     /// [`RESTARTS_UNTIL`] points or none, from `restarts` cold starts: the first at length
