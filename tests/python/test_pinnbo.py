@@ -115,6 +115,20 @@ def test_minimize_with_a_callable_journals_its_failures(tmp_path):
     assert opt.best["objective"] == expected.min()
 
 
+def test_a_run_reports_its_convergence_and_stop_ends_it(tmp_path):
+    f = lambda x: float(((x - 0.3) ** 2).sum())
+    opt = pinnbo.minimize(f, [(0, 1)], budget=12, out=tmp_path / "run", method="gp-ei")
+    c = opt.convergence
+    assert c is not None and c["threshold"] == 1e-3 and c["stopped_at"] is None
+    assert c["expected_improvement_relative"] >= 0
+    text = "var x in [0, 1]\nfield f(x)\nminimize f\noracle external\nbudget 30\n" \
+        "method gp-ei { stop 0.5 }\n"
+    stopped = pinnbo.Problem.from_str(text, name="stop.pde").solve(f, out=tmp_path / "stop")
+    c = stopped.convergence
+    assert c["stopped_at"] == len(stopped) + 1 and len(stopped) < 30
+    assert c["expected_improvement_relative"] < 0.5
+
+
 def test_a_callable_may_return_constraints(tmp_path):
     text = "var x in [-1, 1], y in [-1, 1]\nfield f(x, y)\nfield c(x, y)\nminimize f\n" \
         "subject to disc: c <= 0\noracle external\nbudget 10, init 5 sobol\nmethod gp-ei\n"

@@ -2,7 +2,7 @@
 //! extension does not depend on numpy's C API or its version) and plain dicts.
 
 use pinnbo_core::run::journal::Record;
-use pinnbo_core::run::Best;
+use pinnbo_core::run::{Best, Convergence};
 use pinnbo_dsl::Problem;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -36,6 +36,17 @@ pub fn best<'py>(py: Python<'py>, best: &Best) -> PyResult<Bound<'py, PyDict>> {
     out.set_item("clean_objective", best.clean_objective)?;
     out.set_item("constraints", best.constraints.clone())?;
     out.set_item("evaluation", best.evaluation)?;
+    Ok(out)
+}
+
+/// Whether an expected-improvement method still found anything worth evaluating, as
+/// `summary.json` has it.
+pub fn convergence<'py>(py: Python<'py>, c: &Convergence) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    out.set_item("expected_improvement_relative", c.expected_improvement_relative)?;
+    out.set_item("threshold", c.threshold)?;
+    out.set_item("converged_since", c.converged_since)?;
+    out.set_item("stopped_at", c.stopped_at)?;
     Ok(out)
 }
 

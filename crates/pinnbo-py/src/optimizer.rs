@@ -268,6 +268,18 @@ impl Optimizer {
             .transpose()
     }
 
+    /// Whether the method still finds anything worth evaluating (expected-improvement methods;
+    /// None for the others): `expected_improvement_relative`, `threshold`, `converged_since`
+    /// and `stopped_at` (evaluations counted from 1), as `summary.json` has them.
+    #[getter]
+    fn convergence<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
+        self.locked()
+            .summary()
+            .convergence
+            .map(|c| convert::convergence(py, &c))
+            .transpose()
+    }
+
     /// Every evaluation: `x`, `objective`, `constraints` (NaN where it failed), `failure`,
     /// `phase` and `id`.
     #[getter]

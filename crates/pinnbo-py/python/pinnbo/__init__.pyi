@@ -23,6 +23,12 @@ class Best(TypedDict):
     constraints: list[float]
     evaluation: int
 
+class Convergence(TypedDict):
+    expected_improvement_relative: float
+    threshold: float
+    converged_since: Optional[int]
+    stopped_at: Optional[int]
+
 class History(TypedDict):
     x: npt.NDArray[np.float64]
     objective: npt.NDArray[np.float64]
@@ -114,6 +120,8 @@ class Optimizer:
     def pending(self) -> npt.NDArray[np.float64]: ...
     @property
     def best(self) -> Optional[Best]: ...
+    @property
+    def convergence(self) -> Optional[Convergence]: ...
     @property
     def history(self) -> History: ...
     @property
