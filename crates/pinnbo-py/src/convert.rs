@@ -43,7 +43,10 @@ pub fn best<'py>(py: Python<'py>, best: &Best) -> PyResult<Bound<'py, PyDict>> {
 /// `summary.json` has it.
 pub fn convergence<'py>(py: Python<'py>, c: &Convergence) -> PyResult<Bound<'py, PyDict>> {
     let out = PyDict::new(py);
-    out.set_item("expected_improvement_relative", c.expected_improvement_relative)?;
+    out.set_item(
+        "expected_improvement_relative",
+        c.expected_improvement_relative,
+    )?;
     out.set_item("threshold", c.threshold)?;
     out.set_item("converged_since", c.converged_since)?;
     out.set_item("stopped_at", c.stopped_at)?;

@@ -1,0 +1,128 @@
+//! From a method name (and the problem file's `method` settings) to a strategy. Each
+//! method's settings are declared once, in `pinnbo_dsl::methods`; its constructor reads them
+//! through that declaration ([`MethodSettings`]), so the checker, the constructors, `pinnbo
+//! methods` and docs/dsl.md cannot drift apart.
+
+use crate::strategies::gp_bo::GpBo;
+use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
+use crate::strategies::neural_cbo::{NeuralCbo, NeuralCboConfig};
+use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
+use crate::strategies::physics_gp::PhysicsGp;
+use crate::strategies::pinn_bo::{PinnBo, PinnBoConfig};
+use crate::strategies::{RandomSearch, Strategy, StrategyError};
+use pinnbo_ad::OperatorRegistry;
+use pinnbo_dsl::ir::Settings;
+use pinnbo_dsl::methods::{method, method_names, MethodSettings};
+use pinnbo_dsl::Problem;
+
+/// Mixed into the run's seed for network initialization, so weights and designs differ.
+const NEURAL_SEED: u64 = 0x6e65_7572_616c;
+
+/// The methods `pinnbo solve` runs: every method the language names.
+pub fn available() -> impl Iterator<Item = &'static str> {
+    method_names()
+}
+
+/// Why no strategy could be built.
+#[derive(Debug, thiserror::Error)]
+pub enum MethodError {
+    #[error("unknown method `{name}`{hint}")]
+    Unknown { name: String, hint: String },
+    /// Settings built in code that the method's table does not accept.
+    #[error("{0}")]
+    Settings(String),
+    /// The method does not fit the problem (PINN-BO without a pde, say).
+    #[error(transparent)]
+    Unfit(Box<StrategyError>),
+}
+
+impl From<StrategyError> for MethodError {
+    fn from(e: StrategyError) -> MethodError {
+        MethodError::Unfit(Box::new(e))
+    }
+}
+
+/// The strategy for `name`, configured by the file's `method` block when it names the same
+/// method (settings of another method do not apply). `seed` is the run's: it fixes the
+/// initial weights of neural surrogates.
+pub fn strategy(
+    problem: &Problem,
+    name: &str,
+    seed: u64,
+) -> Result<Box<dyn Strategy>, MethodError> {
+    strategy_with(problem, name, seed, &OperatorRegistry::new())
+}
+
+/// As [`strategy`], with the caller's operators for PINN-BO's residuals.
+pub fn strategy_with(
+    problem: &Problem,
+    name: &str,
+    seed: u64,
+    operators: &OperatorRegistry,
+) -> Result<Box<dyn Strategy>, MethodError> {
+    let Some(info) = method(name) else {
+        let hint = pinnbo_dsl::diag::suggestion(name, method_names())
+            .map(|s| format!("; {s}"))
+            .unwrap_or_default();
+        return Err(MethodError::Unknown {
+            name: name.to_string(),
+            hint,
+        });
+    };
+    let empty = Settings::default();
+    let settings = match &problem.method {
+        Some(m) if m.name == name => &m.settings,
+        _ => &empty,
+    };
+    let s = MethodSettings::new(info, settings).map_err(MethodError::Settings)?;
+    let seed = seed ^ NEURAL_SEED;
+    Ok(match info.name {
+        "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::from_settings(&s)),
+        "physics-gp" => Box::new(PhysicsGp::new(&s, problem, operators, seed)?),
+        "random" => Box::new(RandomSearch),
+        "pinn-bo" => Box::new(PinnBo::new(
+            PinnBoConfig::from_settings(&s),
+            problem,
+            operators,
+            seed,
+        )?),
+        "neural-cbo" => Box::new(NeuralCbo::new(
+            NeuralCboConfig::from_settings(&s),
+            problem.dim(),
+            problem.constraints.len(),
+            seed,
+        )?),
+        "neural-greedy" => Box::new(NeuralGreedy {
+            config: NeuralGreedyConfig::from_settings(&s),
+        }),
+        "neural-bo" => Box::new(NeuralBo::new(
+            NeuralBoConfig::from_settings(&s),
+            problem.dim(),
+            seed,
+        )?),
+        other => unreachable!("method `{other}` is in the table but has no constructor"),
+    })
+}
+
+/// The method a problem gets when it names none: the physics-informed GP when the objective
+/// is a field with a linear pde, PINN-BO when that pde is nonlinear (a network can be trained
+/// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde.
+pub fn default_method(problem: &Problem) -> &'static str {
+    let Ok(field) = crate::strategies::pde::objective_field(problem, "") else {
+        return "gp-ei";
+    };
+    if !problem.pdes.iter().any(|p| p.mentions(field)) {
+        return "gp-ei";
+    }
+    // A few points decide linearity (a nonlinear pde is refused at the first).
+    match crate::strategies::pde::residuals(problem, field, &OperatorRegistry::new(), 8, 0) {
+        Err(crate::strategies::pde::PdeError::Linear {
+            source: pinnbo_ad::linear::LinearError::Nonlinear { .. },
+            ..
+        }) => "pinn-bo",
+        _ => "physics-gp",
+    }
+}
+
+#[cfg(test)]
+mod tests;
