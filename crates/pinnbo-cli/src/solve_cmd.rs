@@ -340,7 +340,7 @@ impl Observer for Progress {
             format!("{:.6}", b.objective)
         });
         if let Some(since) = summary.convergence.and_then(|c| c.converged_since) {
-            message += &format!("  converged at {since}, exploring");
+            message += &format!("  converged at {since}");
         }
         self.bar.set_message(message);
         self.bar.inc(1);
@@ -547,8 +547,9 @@ fn print_report(run: &Run, s: &Summary) {
         let state = match (c.stopped_at, c.converged_since) {
             (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
             (None, Some(since)) => format!(
-                "converged since evaluation {since}: no point's expected improvement was \
-                 worth an evaluation, so those steps explored"
+                "converged since evaluation {since}: no point's expected improvement has been \
+                 above {} of the observations' spread",
+                c.threshold
             ),
             (None, None) => "not converged".to_string(),
         };

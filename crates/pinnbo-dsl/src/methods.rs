@@ -460,7 +460,7 @@ const GP_STOP: &[Spec] = &[Spec::new(
     Kind::Positive,
     Default::Computed("never"),
     "end the run at the first step whose largest expected improvement is below this share of \
-     the observations' standard deviation (steps below 0.001 already explore instead)",
+     the observations' standard deviation (below 0.001 the run is reported converged)",
 )];
 
 /// Methods that take a known observation noise (`noise std ..`) as their noise variance.

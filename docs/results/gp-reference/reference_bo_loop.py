@@ -52,6 +52,9 @@ EVALUATED.update({  # docs/results/unseen/
     "poisson-3d": (("x", "y", "z"), (0.0, 0.0, 0.0), (1.0, 1.0, 1.0), "maximize"),
     "sturm": (("x",), (0.0,), (4.0,), "minimize"),
     "plume": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "maximize"),
+    # docs/results/wrong-physics-faces/
+    "sink-plate": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "minimize"),
+    "harmonic-4": (("x1", "x2", "x3", "x4"), (0.0,) * 4, (1.0,) * 4, "minimize"),
 })
 
 def evaluated(name, journals):

@@ -165,15 +165,15 @@ impl GpSearch {
                         .map(|(r, stop)| r < stop)
                         .filter(|s| *s),
                 );
-                match relative {
-                    Some(r) if r < CONVERGED => {
-                        // Nothing is worth evaluating for its improvement: the evaluation is
-                        // spent where the model knows least, not on a point it already knows.
-                        let (unit, sd) = models.maximize_uncertainty(&domain, self.search, rng);
-                        report = report.with("explored_std", sd);
-                        (unit, value)
-                    }
-                    _ => (unit, value),
+                if repeats_an_observation(&unit, history, &objective.lengthscales()) {
+                    // The best point is one the model already has: evaluating it again cannot
+                    // lower the best value found, so the evaluation goes where the model knows
+                    // least.
+                    let (unit, sd) = models.maximize_uncertainty(&domain, self.search, rng);
+                    report = report.with("explored_std", sd);
+                    (unit, value)
+                } else {
+                    (unit, value)
                 }
             }
             Criterion::Ucb => models.maximize_confidence_bound(beta, &domain, self.search, rng),
@@ -276,8 +276,19 @@ pub(crate) fn hyper_diagnostics(hyper: &Hyper, nll: f64, jitter: f64) -> Diagnos
 pub const IMPROVEMENT: &str = "expected_improvement_relative";
 
 /// Below this share of the observations' standard deviation, no point's expected improvement
-/// is worth an evaluation: the step explores instead (docs/algorithms.md §6).
+/// is worth reporting: the run counts as converged (docs/algorithms.md §6).
 pub const CONVERGED: f64 = 1e-3;
+
+/// A proposal closer than this many length scales (in every coordinate) to an observed point
+/// is that point again: the kernel's correlation between them is 1 to within about 1e-6.
+const REPEAT: f64 = 1e-3;
+
+/// Whether `unit` is, to the model with these length scales, a point already observed.
+fn repeats_an_observation(unit: &[f64], history: &[Observed], lengthscales: &[f64]) -> bool {
+    history.iter().any(|o| {
+        (o.unit.iter().zip(unit).zip(lengthscales)).all(|((a, b), l)| (a - b).abs() < REPEAT * l)
+    })
+}
 
 /// The diagnostic of a step that asks the run to end: its expected improvement fell below the
 /// method's `stop` setting.

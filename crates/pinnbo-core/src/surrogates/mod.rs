@@ -56,6 +56,9 @@ pub trait GpPosterior: Sync {
     /// The observations' noise variance, standardized units (fitted, or known).
     fn noise_variance(&self) -> f64;
 
+    /// The kernel's length scale along each unit-cube coordinate.
+    fn lengthscales(&self) -> Vec<f64>;
+
     /// Mean and variance of the latent function at `u`, standardized units.
     fn predict_standardized(&self, u: &[f64]) -> (f64, f64) {
         let (mean, variance) = self.centred(u);

@@ -509,6 +509,14 @@ impl GpPosterior for GpModel {
         self.hyper.log_noise.exp()
     }
 
+    fn lengthscales(&self) -> Vec<f64> {
+        self.hyper
+            .log_lengthscales
+            .iter()
+            .map(|l| l.exp())
+            .collect()
+    }
+
     fn prior_mean(&self) -> f64 {
         self.constant
     }

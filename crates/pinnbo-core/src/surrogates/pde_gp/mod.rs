@@ -388,6 +388,15 @@ impl GpPosterior for PdeGp {
         self.hyper.gp.log_noise.exp()
     }
 
+    fn lengthscales(&self) -> Vec<f64> {
+        self.hyper
+            .gp
+            .log_lengthscales
+            .iter()
+            .map(|l| l.exp())
+            .collect()
+    }
+
     fn prior_mean(&self) -> f64 {
         self.constant
     }
