@@ -322,3 +322,33 @@ fn a_file_with_thousands_of_errors_shows_the_first_hundred_and_counts_the_rest()
     );
     assert!(err.contains("error: 5000 error(s) in"), "{err}");
 }
+
+/// A setting its other settings leave without effect is warned about, at its line and column
+/// and naming the other setting, by `check` and by `solve`, which still runs.
+#[test]
+fn a_setting_without_effect_is_warned_about_by_check_and_solve() {
+    let dir = scratch("without-effect");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("beta.pde");
+    std::fs::write(
+        &file,
+        "var x in [0, 1]\nfield u(x) = (x - 0.3)^2\npde dxx(u) = 2\nminimize u\nbudget 6\n\
+         method physics-gp { beta 2 }\n",
+    )
+    .unwrap();
+    let path = file.to_string_lossy().into_owned();
+    let out_dir = dir.join("run").to_string_lossy().into_owned();
+    for args in [
+        vec!["check", path.as_str()],
+        vec!["solve", path.as_str(), "--out", out_dir.as_str(), "--quiet"],
+    ] {
+        let out = pinnbo(&args);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        let stderr = text(&out.stderr);
+        assert!(
+            stderr.contains("`beta` has no effect with `criterion ei`")
+                && stderr.contains("beta.pde:6:21"),
+            "{args:?}: {stderr}"
+        );
+    }
+}

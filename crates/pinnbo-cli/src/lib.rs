@@ -80,17 +80,24 @@ pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
     }
 }
 
-/// Loads and checks a problem file, printing its diagnostics (or the read error) on failure.
 /// How often a progress bar redraws between evaluations: its clock and spinner move on their
 /// own, so an hour-long evaluation does not look like a hang.
 pub(crate) const STEADY_TICK: std::time::Duration = std::time::Duration::from_millis(250);
 
+/// Loads and checks a problem file, printing its warnings (a setting without effect, known
+/// noise a method ignores) on stderr, or its diagnostics (or the read error) on failure.
 pub(crate) fn load_or_report(
     path: &std::path::Path,
     style: pinnbo_dsl::Style,
 ) -> Option<pinnbo_dsl::Checked> {
     match pinnbo_dsl::load(path) {
-        Ok(checked) => Some(checked),
+        Ok(checked) => {
+            if !checked.warnings.is_empty() {
+                let source = &checked.problem.source;
+                eprint!("{}", pinnbo_dsl::render(source, &checked.warnings, style));
+            }
+            Some(checked)
+        }
         Err(pinnbo_dsl::LoadError::Invalid(failed)) => {
             eprint!("{}", failed.render(style));
             eprintln!("error: {failed}");
