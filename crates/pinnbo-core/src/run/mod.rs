@@ -605,7 +605,14 @@ impl Run {
 
     pub fn summary(&self) -> Summary {
         let mut summary = summarize(&self.problem, &self.config, &self.records);
-        if let (Some(c), Some((at, improvement))) = (&mut summary.convergence, self.stopped_at) {
+        if let Some((at, improvement)) = self.stopped_at {
+            // The stopping proposal is not journaled: it may have been the first step.
+            let c = summary.convergence.get_or_insert(Convergence {
+                expected_improvement_relative: improvement,
+                threshold: CONVERGED,
+                converged_since: None,
+                stopped_at: None,
+            });
             c.stopped_at = Some(at);
             c.expected_improvement_relative = improvement;
         }
