@@ -8,7 +8,9 @@ pub mod model_check;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_bo::{hyper_diagnostics, points_and_values, unreadable, GpSearch, PART};
-use crate::strategies::pde::{objective_field, optimum_on_faces, residuals, PdeError};
+use crate::strategies::pde::{
+    objective_field, optimum_on_faces, residuals as residuals_at, PdeError,
+};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
@@ -22,6 +24,10 @@ use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
 pub use model_check::PredictionRecord;
+
+/// Where the maximum principle's conditions are checked: 16 times the default residual
+/// points, a Sobol set of its own.
+const FACES_CHECK_POINTS: usize = 4096;
 
 pub struct PhysicsGp {
     /// The constraints, the criterion and its search.
@@ -104,22 +110,28 @@ impl PhysicsGp {
         seed: u64,
     ) -> Result<PhysicsGp, StrategyError> {
         let field = objective_field(problem, "the physics-informed GP")?;
-        let residuals = residuals(problem, field, operators, s.count("residual_points"), seed)
+        let residuals = residuals_at(problem, field, operators, s.count("residual_points"), seed)
             .map_err(|e| {
-                let hint = match e {
-                    PdeError::Linear {
-                        source: LinearError::Nonlinear { .. },
-                        ..
-                    } => {
-                        "; a Gaussian process can be conditioned on a linear pde only: use \
+            let hint = match e {
+                PdeError::Linear {
+                    source: LinearError::Nonlinear { .. },
+                    ..
+                } => {
+                    "; a Gaussian process can be conditioned on a linear pde only: use \
                           `method pinn-bo`, whose network is trained on any pde"
-                    }
-                    _ => "",
-                };
-                StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
-            })?;
+                }
+                _ => "",
+            };
+            StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
+        })?;
         let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
-        let faces = problem.constraints.is_empty() && optimum_on_faces(&residuals, maximize);
+        // The maximum principle's conditions hold at the residual points; a source
+        // concentrated between them could still break them, so they are checked again at
+        // many more points before the faces are trusted (once per run).
+        let faces = problem.constraints.is_empty()
+            && optimum_on_faces(&residuals, maximize)
+            && residuals_at(problem, field, operators, FACES_CHECK_POINTS, seed)
+                .is_ok_and(|dense| optimum_on_faces(&dense, maximize));
         // The GP models the objective as minimized, `−f` for `maximize`.
         let residuals = match maximize {
             true => residuals.negated(),
@@ -368,5 +380,32 @@ mod tests {
                 .unwrap()
         };
         assert_eq!(predict("physics-gp"), predict("gp-ei"));
+    }
+
+    /// A heat source concentrated between the residual points: at those points the pde
+    /// looks like Laplace's, whose maximum lies on the faces, but the field's maximum is at
+    /// the source. The denser check finds the source and keeps the whole box.
+    #[test]
+    fn a_source_between_the_residual_points_keeps_the_whole_box() {
+        let text = "var x in [0, 1], y in [0, 1]\nfield f(x, y)\n\
+                    pde laplacian(f) = -exp(-200000*((x - 0.53)^2 + (y - 0.41)^2))\n\
+                    maximize f\noracle external\nmethod physics-gp\n";
+        let problem = compile(&Source::new("spike.pde", text)).unwrap().problem;
+        let field = objective_field(&problem, "test").unwrap();
+        let operators = OperatorRegistry::new();
+        let seed = 7;
+        let sparse = residuals_at(&problem, field, &operators, 256, seed).unwrap();
+        assert!(
+            optimum_on_faces(&sparse, true),
+            "the residual points miss the source"
+        );
+        let strategy = PhysicsGp::new(
+            &MethodSettings::defaults("physics-gp"),
+            &problem,
+            &operators,
+            seed,
+        )
+        .unwrap();
+        assert!(!strategy.faces);
     }
 }
