@@ -178,34 +178,14 @@ impl GpModels<'_> {
         search: Search,
         rng: &mut ChaCha8Rng,
     ) -> (Vec<f64>, f64) {
-        let objective = self.objective;
         // Log EI plus the constraints' log probabilities: the same maximizer as EI × PoF,
         // without the underflow that flattens EI far from the incumbent.
-        let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
-            let mut total = match incumbent {
-                Some(best) => with_gradient(objective, u, |m, s| {
-                    log_augmented_expected_improvement(best, m, s, noise)
-                }),
-                None => (0.0, vec![0.0; u.len()]),
-            };
-            for g in self.constraints {
-                let (v, grad) = with_gradient(g, u, log_probability_nonpositive);
-                total.0 += v;
-                total.1.iter_mut().zip(grad).for_each(|(a, b)| *a += b);
-            }
-            Some(total)
-        };
-        let screen = |points: &[Vec<f64>]| -> Vec<f64> {
-            let mut total = self.log_feasibility_many(points);
-            if let Some(best) = incumbent {
-                let predictions = objective.predict_batch(points);
-                for (t, (m, s)) in total.iter_mut().zip(predictions) {
-                    *t += log_augmented_expected_improvement(best, m, s, noise);
-                }
-            }
-            total
-        };
-        let (unit, log_value) = maximize_smooth(&score, &screen, domain, search, rng);
+        let log_ei =
+            incumbent.map(|best| move |m, s| log_augmented_expected_improvement(best, m, s, noise));
+        let log_ei = log_ei
+            .as_ref()
+            .map(|f| f as &(dyn Fn(f64, f64) -> f64 + Sync));
+        let (unit, log_value) = self.maximize_log_score(log_ei, domain, search, rng);
         (unit, log_value.exp())
     }
 
@@ -218,9 +198,27 @@ impl GpModels<'_> {
         search: Search,
         rng: &mut ChaCha8Rng,
     ) -> (Vec<f64>, f64) {
+        let log_sd = |_: f64, s: f64| s.max(f64::MIN_POSITIVE).ln();
+        let (unit, log_sd) = self.maximize_log_score(Some(&log_sd), domain, search, rng);
+        (unit, log_sd.exp())
+    }
+
+    /// The point of `domain` that maximizes `log_score(mean, std)` of the objective's
+    /// prediction (none: 0) plus every constraint's log probability of feasibility, and that
+    /// maximum: by [`maximize_smooth`], candidates screened in batches.
+    fn maximize_log_score(
+        &self,
+        log_score: Option<&(dyn Fn(f64, f64) -> f64 + Sync)>,
+        domain: &Domain,
+        search: Search,
+        rng: &mut ChaCha8Rng,
+    ) -> (Vec<f64>, f64) {
         let objective = self.objective;
         let score = |u: &[f64]| -> Option<(f64, Vec<f64>)> {
-            let mut total = with_gradient(objective, u, |_, s| s.max(f64::MIN_POSITIVE).ln());
+            let mut total = match log_score {
+                Some(f) => with_gradient(objective, u, f),
+                None => (0.0, vec![0.0; u.len()]),
+            };
             for g in self.constraints {
                 let (v, grad) = with_gradient(g, u, log_probability_nonpositive);
                 total.0 += v;
@@ -230,13 +228,15 @@ impl GpModels<'_> {
         };
         let screen = |points: &[Vec<f64>]| -> Vec<f64> {
             let mut total = self.log_feasibility_many(points);
-            for (t, (_, s)) in total.iter_mut().zip(objective.predict_batch(points)) {
-                *t += s.max(f64::MIN_POSITIVE).ln();
+            if let Some(f) = log_score {
+                let predictions = objective.predict_batch(points);
+                for (t, (m, s)) in total.iter_mut().zip(predictions) {
+                    *t += f(m, s);
+                }
             }
             total
         };
-        let (unit, log_sd) = maximize_smooth(&score, &screen, domain, search, rng);
-        (unit, log_sd.exp())
+        maximize_smooth(&score, &screen, domain, search, rng)
     }
 
     /// The effective best among the feasible `observed` points (Huang et al. 2006): the
