@@ -211,6 +211,9 @@ choice! {
         Prequential = "prequential",
         /// Always the pde's model.
         None = "none",
+        /// The pde's model with a discrepancy it does not govern (docs/algorithms.md §8): the
+        /// data decide how much of the observations the pde explains, step by step.
+        Discrepancy = "discrepancy",
     }
 }
 

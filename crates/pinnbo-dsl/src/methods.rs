@@ -426,8 +426,10 @@ const PHYSICS_GP: &[Spec] = &[
          the held-out observations better (leave-one-out) or when the fitted prior could not \
          have produced the pde's targets, so a pde that is wrong or that the kernel cannot \
          carry does not mislead the search; `prequential`: the pde's model must also have \
-         predicted the proposals' values, before they were observed, better over the run; or \
-         the pde's model always",
+         predicted the proposals' values, before they were observed, better over the run; \
+         `none`: the pde's model always; `discrepancy`: the pde's model plus a discrepancy the \
+         pde does not govern, its amplitude fitted (the faces searched only while it is below \
+         1% of the field's)",
     ),
     Spec::new(
         "prior",

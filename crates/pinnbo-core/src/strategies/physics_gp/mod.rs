@@ -25,6 +25,10 @@ use std::time::Instant;
 
 pub use model_check::PredictionRecord;
 
+/// The pde is confirmed, under `check discrepancy`, while the discrepancy's signal variance
+/// is below this share of the field's: set before any run, not tuned.
+const CONFIRMED: f64 = 0.01;
+
 /// Where the maximum principle's conditions are checked: 16 times the default residual
 /// points, a Sobol set of its own.
 const FACES_CHECK_POINTS: usize = 4096;
@@ -57,6 +61,8 @@ pub struct PhysicsGp {
 /// leaves a search as good as gp-ei's) and which of the two is used.
 enum PdeFit {
     Unchecked(Box<PdeGp>),
+    /// The pde's model with a discrepancy (`check discrepancy`).
+    WithDiscrepancy(Box<PdeGp>),
     Checked {
         with_pde: Box<PdeGp>,
         /// gp-ei's own model of the objective: what the search falls back to.
@@ -77,6 +83,7 @@ impl PdeFit {
     fn keeps_pde(&self) -> bool {
         match self {
             PdeFit::Unchecked(_) => true,
+            PdeFit::WithDiscrepancy(gp) => gp.discrepancy_share() < CONFIRMED,
             PdeFit::Checked { keep_pde, .. } => *keep_pde,
         }
     }
@@ -84,7 +91,7 @@ impl PdeFit {
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
-            PdeFit::Unchecked(with_pde) => with_pde.as_ref(),
+            PdeFit::Unchecked(with_pde) | PdeFit::WithDiscrepancy(with_pde) => with_pde.as_ref(),
             PdeFit::Checked {
                 with_pde,
                 without,
@@ -170,12 +177,22 @@ impl PhysicsGp {
             prior: self.gp.model.prior,
             scaling: self.scaling,
             mean: self.gp.model.mean,
+            discrepancy: self.check == Check::Discrepancy,
         };
         let with_pde = PdeGp::fit(model, &x, &y, &self.residuals, starts, noise).within(PART)?;
         let mut hyper = FittedHyper {
             with_pde: with_pde.hyper.clone(),
             without: None,
         };
+        if self.check == Check::Discrepancy {
+            let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde)
+                .with("discrepancy_share", with_pde.discrepancy_share());
+            return Ok((
+                PdeFit::WithDiscrepancy(Box::new(with_pde)),
+                diagnostics,
+                hyper,
+            ));
+        }
         if self.check == Check::None || x.len() < 2 {
             let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde);
             return Ok((PdeFit::Unchecked(Box::new(with_pde)), diagnostics, hyper));
@@ -250,7 +267,9 @@ impl Strategy for PhysicsGp {
             .map(|v| Hyper::from_packed(v).ok_or_else(unreadable))
             .transpose()?;
         self.previous = (saved.physics.as_deref())
-            .map(|v| PdeHyper::from_packed(v).ok_or_else(unreadable))
+            .map(|v| {
+                PdeHyper::from_packed(v, self.check == Check::Discrepancy).ok_or_else(unreadable)
+            })
             .transpose()?;
         self.record = saved.record;
         Ok(())

@@ -100,7 +100,7 @@ pub fn keep_pde(
     let plausible = targets.is_none_or(|t| t.mean_square <= t.quantile(1.0 - TARGET_LEVEL));
     let cross_validated = plausible && leave_one_out.0 >= leave_one_out.1;
     match check {
-        Check::None => true,
+        Check::None | Check::Discrepancy => true,
         Check::CrossValidation => cross_validated,
         // Each score alone is biased towards the model not in use: the one in use is scored
         // where its acquisition expected the most, the other at points it did not choose.

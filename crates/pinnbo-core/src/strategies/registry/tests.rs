@@ -289,6 +289,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
                     ("mean", "average"),
                     ("check", "none"),
                     ("check", "prequential"),
+                    ("check", "discrepancy"),
                     ("restarts", "3"),
                     ("beta", "9"),
                     ("stop", "0.9, criterion ei"),

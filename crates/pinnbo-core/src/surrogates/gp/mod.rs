@@ -31,7 +31,7 @@ impl From<choices::Kernel> for Kernel {
 
 impl Kernel {
     /// `(k, ∂k/∂r²)` at unit signal variance, as a function of the scaled squared distance.
-    fn eval(self, r2: f64) -> (f64, f64) {
+    pub(crate) fn eval(self, r2: f64) -> (f64, f64) {
         match self {
             Kernel::SquaredExponential => {
                 let k = (-0.5 * r2).exp();

@@ -3,18 +3,68 @@
 //! (docs/algorithms.md §8).
 
 use super::kernel::{covariance_in, Functional, Scratch};
-use super::{PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
+use super::{Discrepancy, PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
 use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
 use crate::surrogates::dot;
-use crate::surrogates::gp::{GpError, Mean};
+use crate::surrogates::gp::{GpError, Kernel, Mean};
 use faer::Mat;
 use rayon::prelude::*;
 
-/// The kernel at unit signal variance over every pair, and its log ℓ derivatives.
+/// The kernel at unit signal variance over every pair, and its log ℓ derivatives; and the
+/// discrepancy's covariance over the observations, when the model has one.
 pub(super) struct Gram {
     pub(super) k: Mat<f64>,
     pub(super) slopes: Vec<Mat<f64>>,
+    pub(super) delta: Option<Delta>,
+}
+
+/// The discrepancy's block: `s²_δ k_δ(x_i, x_j)` over the observations (the first rows), a
+/// Matérn-5/2 kernel with one length scale, and its derivative in log ℓ_δ at unit signal.
+pub(super) struct Delta {
+    pub(super) s2: f64,
+    pub(super) k: Mat<f64>,
+    pub(super) slope: Mat<f64>,
+}
+
+impl Delta {
+    /// The block at the observations `points` for `h`'s discrepancy (None without one).
+    pub(super) fn at(points: &[Vec<f64>], h: Option<&Discrepancy>) -> Option<Delta> {
+        let h = h?;
+        let inv_l2 = (-2.0 * h.log_lengthscale).exp();
+        let n = points.len();
+        let (mut k, mut slope) = (Mat::zeros(n, n), Mat::zeros(n, n));
+        for j in 0..n {
+            for i in 0..=j {
+                let r2 = inv_l2 * squared_distance(&points[i], &points[j]);
+                let (v, dv) = Kernel::Matern52.eval(r2);
+                // ∂r²/∂log ℓ = −2 r².
+                let s = -2.0 * r2 * dv;
+                (k[(i, j)], k[(j, i)]) = (v, v);
+                (slope[(i, j)], slope[(j, i)]) = (s, s);
+            }
+        }
+        Some(Delta {
+            s2: h.log_signal.exp(),
+            k,
+            slope,
+        })
+    }
+
+    /// `s²_δ k_δ` between rows `i` and `j` of the whole Gram matrix (0 unless both are
+    /// observations).
+    fn between(&self, i: usize, j: usize) -> f64 {
+        let n = self.k.nrows();
+        if i < n && j < n {
+            self.s2 * self.k[(i, j)]
+        } else {
+            0.0
+        }
+    }
+}
+
+pub(super) fn squared_distance(a: &[f64], b: &[f64]) -> f64 {
+    a.iter().zip(b).map(|(x, y)| (x - y) * (x - y)).sum()
 }
 
 pub(super) fn gram(functionals: &[Functional], inv_l: &[f64], with_slopes: bool) -> Gram {
@@ -47,7 +97,11 @@ pub(super) fn gram(functionals: &[Functional], inv_l: &[f64], with_slopes: bool)
             }
         }
     }
-    Gram { k, slopes }
+    Gram {
+        k,
+        slopes,
+        delta: None,
+    }
 }
 
 /// The pieces of the equilibrated model at one set of hyperparameters, over the rows
@@ -118,7 +172,9 @@ fn equilibrated(
     i: usize,
     j: usize,
 ) -> f64 {
-    let v = s2 * gram.k[(first + i, first + j)] + if i == j { noise[i] } else { 0.0 };
+    let (p, q) = (first + i, first + j);
+    let delta = gram.delta.as_ref().map_or(0.0, |d| d.between(p, q));
+    let v = s2 * gram.k[(p, q)] + delta + if i == j { noise[i] } else { 0.0 };
     scale[i] * v * scale[j]
 }
 
@@ -250,7 +306,7 @@ pub(super) fn likelihood_gradient(
         (inverse[(a, b)] - f.alpha[a] * f.alpha[b]) * f.scale[a] * f.scale[b]
     };
     let residuals = (n - observed).max(1) as f64;
-    let mut grad = vec![0.0; d + 3];
+    let mut grad = vec![0.0; d + 3 + if gram.delta.is_some() { 2 } else { 0 }];
     // The residual noise's share of each log ℓ derivative, under `Scaling::Global`.
     let mean_slopes: Vec<f64> = gram
         .slopes
@@ -264,6 +320,10 @@ pub(super) fn likelihood_gradient(
                 grad[a] += weight * s2 * slope[(i, j)];
             }
             grad[d] += weight * s2 * gram.k[(i, j)];
+            if let Some(delta) = gram.delta.as_ref().filter(|_| j < observed) {
+                grad[d + 3] += weight * delta.s2 * delta.k[(i, j)];
+                grad[d + 4] += weight * delta.s2 * delta.slope[(i, j)];
+            }
         }
         let wjj = 0.5 * w(j, j);
         let noise = f.noise[j - first];
@@ -295,9 +355,10 @@ pub(super) fn likelihood_gradient(
 /// The constant prior mean is at its optimum for `theta` ([`factors`]), so the gradient in
 /// the other parameters is the one at that constant held fixed.
 pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(f64, Vec<f64>)> {
-    let h = PdeHyper::unpack(theta);
+    let h = PdeHyper::unpack(theta, model.discrepancy);
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
-    let gram = gram(&rows.functionals, &inv_l, true);
+    let mut gram = gram(&rows.functionals, &inv_l, true);
+    gram.delta = Delta::at(&rows.points(), h.discrepancy.as_ref());
     let (joint, pde, _) = factors(&gram, rows, &h, model.scaling, model.mean)?;
     // The two gradients are over different matrices: one on each core.
     let gradient = |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling);
@@ -317,7 +378,8 @@ pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(
 /// [`objective`]'s value alone (no derivatives of the Gram matrix).
 pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f64> {
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
-    let gram = gram(&rows.functionals, &inv_l, false);
+    let mut gram = gram(&rows.functionals, &inv_l, false);
+    gram.delta = Delta::at(&rows.points(), h.discrepancy.as_ref());
     let (joint, pde, _) = factors(&gram, rows, h, model.scaling, model.mean)?;
     let pde_nll = pde.map_or(0.0, |p| p.nll);
     Some(joint.nll - pde_nll + model.prior.penalty(&h.gp).0)
@@ -336,6 +398,13 @@ pub(super) struct Rows {
 }
 
 impl Rows {
+    /// The observations' points (the first rows are their values).
+    pub(super) fn points(&self) -> Vec<Vec<f64>> {
+        (self.functionals[..self.observed].iter())
+            .map(|f| f.point.clone())
+            .collect()
+    }
+
     pub(super) fn new(
         x: &[Vec<f64>],
         values: &[f64],

@@ -22,13 +22,13 @@ mod target_spread;
 use crate::numerics::cholesky::Spd;
 use crate::numerics::quasi_newton::{self, Stop};
 use crate::space::Standardizer;
-use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Mean, Prior};
+use crate::surrogates::gp::{noise_bounds, GpError, Hyper, Kernel, Mean, Prior};
 use crate::surrogates::{
     batch_posterior, dot, joint_posterior, log_normal_density, GpPosterior, Gradient, Starts,
 };
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
-use likelihood::{factors, gram, objective, value_only, Rows};
+use likelihood::{factors, gram, objective, squared_distance, value_only, Delta, Rows};
 use rayon::prelude::*;
 pub use target_spread::TargetSpread;
 
@@ -43,6 +43,9 @@ pub struct PdeModel {
     pub prior: Prior,
     pub scaling: Scaling,
     pub mean: Mean,
+    /// Whether the observations are the field plus a discrepancy the pde does not govern
+    /// ([`Discrepancy`]).
+    pub discrepancy: bool,
 }
 
 /// The pde at its residual points, in unit coordinates: `N[f](z_j) = target_j`.
@@ -73,32 +76,61 @@ impl Residuals {
     }
 }
 
-/// Log-parameters: the plain GP's, and ρ of the residual equations' noise.
+/// Log-parameters: the plain GP's, ρ of the residual equations' noise, and the discrepancy's.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdeHyper {
     pub gp: Hyper,
     pub log_relative: f64,
+    pub discrepancy: Option<Discrepancy>,
+}
+
+/// What the pde does not explain (Kennedy and O'Hagan): the observations are `f + δ + ε`
+/// with `f` conditioned on the pde and `δ` a Matérn-5/2 GP of its own amplitude and length
+/// scale, which the pde does not govern. A right pde leaves `δ`'s amplitude at its floor; a
+/// wrong one hands the data to `δ`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Discrepancy {
+    pub log_signal: f64,
+    pub log_lengthscale: f64,
 }
 
 impl PdeHyper {
-    /// Length scales, signal, noise and ρ, as logs: the form saved between steps.
+    /// Length scales, signal, noise, ρ and the discrepancy's signal and length scale, as
+    /// logs: the form saved between steps.
     pub fn pack(&self) -> Vec<f64> {
         let mut v = self.gp.pack();
         v.push(self.log_relative);
+        if let Some(delta) = &self.discrepancy {
+            v.extend([delta.log_signal, delta.log_lengthscale]);
+        }
         v
     }
 
-    /// The inverse of [`PdeHyper::pack`]; None when `v` has no length scale or a non-finite
-    /// entry.
-    pub fn from_packed(v: &[f64]) -> Option<PdeHyper> {
-        (v.len() > 3 && v.iter().all(|x| x.is_finite())).then(|| PdeHyper::unpack(v))
+    /// The inverse of [`PdeHyper::pack`] for a model with or without a discrepancy; None
+    /// when `v` has no length scale or a non-finite entry.
+    pub fn from_packed(v: &[f64], discrepancy: bool) -> Option<PdeHyper> {
+        let least = if discrepancy { 6 } else { 4 };
+        (v.len() >= least && v.iter().all(|x| x.is_finite()))
+            .then(|| PdeHyper::unpack(v, discrepancy))
     }
 
-    fn unpack(v: &[f64]) -> PdeHyper {
+    fn unpack(v: &[f64], discrepancy: bool) -> PdeHyper {
+        let (v, delta) = match discrepancy {
+            true => {
+                let (v, delta) = v.split_at(v.len() - 2);
+                let delta = Discrepancy {
+                    log_signal: delta[0],
+                    log_lengthscale: delta[1],
+                };
+                (v, Some(delta))
+            }
+            false => (v, None),
+        };
         let (gp, relative) = v.split_at(v.len() - 1);
         PdeHyper {
             gp: Hyper::unpack(gp),
             log_relative: relative[0],
+            discrepancy: delta,
         }
     }
 }
@@ -110,6 +142,12 @@ const SIGNAL: (f64, f64) = (-3.0, 5.0);
 const NOISE: (f64, f64) = (-13.8, 0.0);
 /// ρ from 1e-10 (the pde exact to rounding) to 0.1.
 const RELATIVE: (f64, f64) = (-23.0, -2.3);
+/// The discrepancy's signal variance (standardized) from 1e-6, where it carries nothing, to
+/// 10; its length scale within the plain GP's reach.
+const DISCREPANCY_SIGNAL: (f64, f64) = (-13.8, 2.3);
+const DISCREPANCY_LENGTHSCALE: (f64, f64) = (-4.6, 2.3);
+/// Where the discrepancy starts: a hundredth of the signal, a fifth of the box.
+const START_DISCREPANCY: (f64, f64) = (0.01, 0.2);
 /// The grid the fit's starts are chosen from (module docs of [`PdeGp::fit`]).
 const RAW_LENGTHSCALES: [f64; 9] = [0.003, 0.006, 0.012, 0.025, 0.05, 0.1, 0.2, 0.4, 0.8];
 const RAW_SIGNALS: [f64; 1] = [1.5];
@@ -174,11 +212,21 @@ impl PdeGp {
         let noise = noise_bounds(NOISE, known_noise, &rows.standardizer);
         let shortest = shortest_lengthscale(residuals.targets.len(), d);
         // A start moved into the fit's bounds: the noise and the length scales.
+        let start_discrepancy = || {
+            model.discrepancy.then(|| Discrepancy {
+                log_signal: START_DISCREPANCY.0.ln(),
+                log_lengthscale: (START_DISCREPANCY.1 * (d as f64).sqrt()).ln(),
+            })
+        };
         let admissible = |mut h: PdeHyper| {
             h.gp.log_noise = h.gp.log_noise.clamp(noise.0, noise.1);
             h.gp.log_lengthscales
                 .iter_mut()
                 .for_each(|l| *l = l.max(shortest));
+            // A start saved by a model with (or without) a discrepancy fits this one.
+            if h.discrepancy.is_some() != model.discrepancy {
+                h.discrepancy = start_discrepancy();
+            }
             h
         };
         let previous = starts.previous.cloned().map(admissible);
@@ -198,6 +246,7 @@ impl PdeGp {
                     log_noise: 1e-3f64.ln(),
                 },
                 log_relative: f64::ln(relative),
+                discrepancy: start_discrepancy(),
             })
             .map(admissible)
             .collect();
@@ -218,12 +267,15 @@ impl PdeGp {
             .take(starts.restarts.max(1))
             .map(|(_, h)| h)
             .collect();
-        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 3)
+        let parameters = d + 3 + if model.discrepancy { 2 } else { 0 };
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..parameters)
             .map(|i| match i {
                 _ if i < d => (shortest, LENGTHSCALE.1),
                 _ if i == d => SIGNAL,
                 _ if i == d + 1 => noise,
-                _ => RELATIVE,
+                _ if i == d + 2 => RELATIVE,
+                _ if i == d + 3 => DISCREPANCY_SIGNAL,
+                _ => DISCREPANCY_LENGTHSCALE,
             })
             .unzip();
         let f = |theta: &[f64]| objective(&rows, model, theta);
@@ -244,7 +296,7 @@ impl PdeGp {
             }
         }
         let hyper = match best {
-            Some((_, theta)) => PdeHyper::unpack(&theta),
+            Some((_, theta)) => PdeHyper::unpack(&theta, model.discrepancy),
             // No start factored: the pde trusted loosely and a large noise always factor.
             None => PdeHyper {
                 gp: Hyper {
@@ -253,6 +305,7 @@ impl PdeGp {
                     log_noise: NOISE.1,
                 },
                 log_relative: RELATIVE.1,
+                discrepancy: start_discrepancy(),
             },
         };
         PdeGp::condition(rows, hyper, model)
@@ -276,7 +329,8 @@ impl PdeGp {
             .iter()
             .map(|l| (-l).exp())
             .collect();
-        let gram = gram(&rows.functionals, &inv_l, false);
+        let mut gram = gram(&rows.functionals, &inv_l, false);
+        gram.delta = Delta::at(&rows.points(), hyper.discrepancy.as_ref());
         let (f, pde, constant) = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
             GpError::NotPositiveDefinite(crate::numerics::cholesky::NotPositiveDefinite {
                 what: "physics-informed kernel",
@@ -315,6 +369,56 @@ impl PdeGp {
         let rows = self.functionals.iter().zip(&self.scale);
         rows.map(|(f, s)| s * s2 * covariance_in(&mut scratch, at, f, inv_l, None))
             .collect()
+    }
+
+    /// [`PdeGp::cross`] for what is observed, `f + δ`, at `u` (`along` a coordinate: its
+    /// derivative along it there): the discrepancy adds its covariance with the observations.
+    fn cross_observed(&self, u: &[f64], along: Option<usize>, inv_l: &[f64]) -> Vec<f64> {
+        let at = match along {
+            None => Functional::value(u),
+            Some(a) => {
+                let mut orders = vec![0; u.len()];
+                orders[a] = 1;
+                Functional {
+                    point: u.to_vec(),
+                    terms: vec![kernel::Term {
+                        orders,
+                        coefficient: 1.0,
+                    }],
+                }
+            }
+        };
+        let mut k = self.cross(&at, inv_l);
+        if let Some(delta) = &self.hyper.discrepancy {
+            let s2 = delta.log_signal.exp();
+            let inv_l2 = (-2.0 * delta.log_lengthscale).exp();
+            let observations = self.functionals.iter().zip(&self.scale).take(self.observed);
+            for (i, (f, scale)) in observations.enumerate() {
+                let r2 = inv_l2 * squared_distance(u, &f.point);
+                let (value, slope) = Kernel::Matern52.eval(r2);
+                let covariance = match along {
+                    None => value,
+                    // ∂k/∂u_a = ∂k/∂r² · 2 (u_a − x_a) / ℓ².
+                    Some(a) => slope * 2.0 * (u[a] - f.point[a]) * inv_l2,
+                };
+                k[i] += scale * s2 * covariance;
+            }
+        }
+        k
+    }
+
+    /// The prior variance of what is observed at a point, noise left out: the field's signal
+    /// and the discrepancy's.
+    fn observed_prior(&self) -> f64 {
+        let delta = (self.hyper.discrepancy.as_ref()).map_or(0.0, |d| d.log_signal.exp());
+        self.hyper.gp.log_signal.exp() + delta
+    }
+
+    /// The discrepancy's signal variance as a share of the field's (0 without one): how much
+    /// of the observations the pde does not explain.
+    pub fn discrepancy_share(&self) -> f64 {
+        (self.hyper.discrepancy.as_ref())
+            .map_or(0.0, |d| (d.log_signal - self.hyper.gp.log_signal).exp())
     }
 
     /// How many residual equations the model is conditioned on (0 without the pde).
@@ -401,43 +505,41 @@ impl GpPosterior for PdeGp {
         self.constant
     }
 
-    /// The derivative of the covariance with f(u) along u_a is the covariance with ∂_a f(u).
+    /// The derivative of the covariance with f(u) along u_a is the covariance with ∂_a f(u)
+    /// (and with δ's, [`PdeGp::cross_observed`]).
     fn centred_gradient(&self, u: &[f64]) -> Gradient {
         let inv_l = self.inverse_lengthscales();
-        let k = self.cross(&Functional::value(u), &inv_l);
+        let k = self.cross_observed(u, None, &inv_l);
         let dk: Vec<Vec<f64>> = (0..u.len())
-            .map(|a| {
-                let mut orders = vec![0; u.len()];
-                orders[a] = 1;
-                let along = Functional {
-                    point: u.to_vec(),
-                    terms: vec![kernel::Term {
-                        orders,
-                        coefficient: 1.0,
-                    }],
-                };
-                self.cross(&along, &inv_l)
-            })
+            .map(|a| self.cross_observed(u, Some(a), &inv_l))
             .collect();
         let w = self.spd.solve(&k);
-        Gradient::from_cross(&k, &dk, &self.alpha, &w, self.hyper.gp.log_signal.exp())
+        Gradient::from_cross(&k, &dk, &self.alpha, &w, self.observed_prior())
     }
 
     fn centred(&self, u: &[f64]) -> (f64, f64) {
-        self.centred_functional(&Functional::value(u))
+        let inv_l = self.inverse_lengthscales();
+        let at = Functional::value(u);
+        let k = self.cross_observed(u, None, &inv_l);
+        let v = self.spd.half_solve(&k);
+        let delta = (self.hyper.discrepancy.as_ref()).map_or(0.0, |d| d.log_signal.exp());
+        let prior = self.hyper.gp.log_signal.exp() * covariance(&at, &at, &inv_l, None) + delta;
+        (
+            dot(&k, &self.alpha),
+            (prior - v.iter().map(|a| a * a).sum::<f64>()).max(0.0),
+        )
     }
 
     fn centred_mean(&self, u: &[f64]) -> f64 {
-        let k = self.cross(&Functional::value(u), &self.inverse_lengthscales());
+        let k = self.cross_observed(u, None, &self.inverse_lengthscales());
         dot(&k, &self.alpha)
     }
 
-    /// The value's prior variance is the signal's at every point (a stationary kernel).
+    /// The value's prior variance is the same at every point (stationary kernels).
     fn centred_many(&self, points: &[Vec<f64>]) -> Vec<(f64, f64)> {
         let inv_l = self.inverse_lengthscales();
-        let cross = |u: &[f64]| self.cross(&Functional::value(u), &inv_l);
-        let s2 = self.hyper.gp.log_signal.exp();
-        batch_posterior(points, cross, &self.alpha, &self.spd, s2)
+        let cross = |u: &[f64]| self.cross_observed(u, None, &inv_l);
+        batch_posterior(points, cross, &self.alpha, &self.spd, self.observed_prior())
     }
 
     fn centred_joint(&self, points: &[Vec<f64>]) -> (Vec<f64>, Mat<f64>) {
@@ -445,11 +547,18 @@ impl GpPosterior for PdeGp {
         let s2 = self.hyper.gp.log_signal.exp();
         let cross: Vec<Vec<f64>> = points
             .par_iter()
-            .map(|p| self.cross(&Functional::value(p), &inv_l))
+            .map(|p| self.cross_observed(p, None, &inv_l))
             .collect();
+        let delta = self.hyper.discrepancy.as_ref();
         joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
             let (a, b) = (Functional::value(&points[i]), Functional::value(&points[j]));
-            s2 * covariance(&a, &b, &inv_l, None)
+            let field = s2 * covariance(&a, &b, &inv_l, None);
+            field
+                + delta.map_or(0.0, |d| {
+                    let r2 =
+                        (-2.0 * d.log_lengthscale).exp() * squared_distance(&points[i], &points[j]);
+                    d.log_signal.exp() * Kernel::Matern52.eval(r2).0
+                })
         })
     }
 }

@@ -54,6 +54,7 @@ fn model(scaling: Scaling, mean: Mean) -> PdeModel {
         prior: Prior::DimensionScaled,
         scaling,
         mean,
+        discrepancy: false,
     }
 }
 
@@ -65,6 +66,7 @@ fn hyper(lengthscale: f64) -> PdeHyper {
             log_noise: 1e-4f64.ln(),
         },
         log_relative: 1e-6f64.ln(),
+        discrepancy: None,
     }
 }
 
@@ -407,6 +409,26 @@ fn prediction_gradients_match_differences() {
     for u in [0.13, 0.52, 0.9] {
         crate::surrogates::assert_predictions_agree(&model, &[u]);
     }
+    let with_discrepancy = PdeGp::with_hyper(
+        PdeModel {
+            discrepancy: true,
+            ..self::model(Scaling::Point, Mean::Constant)
+        },
+        &x,
+        &values,
+        &residuals(10, |_| 1.0),
+        PdeHyper {
+            discrepancy: Some(Discrepancy {
+                log_signal: -1.0,
+                log_lengthscale: 0.3f64.ln(),
+            }),
+            ..hyper(0.2)
+        },
+    )
+    .unwrap();
+    for u in [0.13, 0.52, 0.9] {
+        crate::surrogates::assert_predictions_agree(&with_discrepancy, &[u]);
+    }
 }
 
 /// Multiplying each residual equation by its own factor (as a coefficient's pole does) leaves
@@ -489,19 +511,35 @@ fn the_fit_gradient_matches_differences() {
         targets: vec![0.3; z.len()],
         value_coefficients: vec![v; z.len()],
     };
-    let theta = [-1.2, -0.7, 0.4, -5.0, -9.0];
     let cases = [Scaling::Point, Scaling::Global]
         .into_iter()
         .flat_map(|s| [Mean::Constant, Mean::Average].map(|m| model(s, m)))
+        .flat_map(|m| {
+            [false, true].map(|delta| PdeModel {
+                discrepancy: delta,
+                ..m
+            })
+        })
         .flat_map(|m| [0.0, 0.8].map(|v| (m, v)));
     for (model, v) in cases {
+        // With a discrepancy, its log signal and log length scale follow.
+        let theta: Vec<f64> = [-1.2, -0.7, 0.4, -5.0, -9.0]
+            .into_iter()
+            .chain(
+                model
+                    .discrepancy
+                    .then_some([-2.0, -1.1])
+                    .into_iter()
+                    .flatten(),
+            )
+            .collect();
         let rows = Rows::new(&x, &values, &pde(v)).unwrap();
         let f = |t: &[f64]| objective(&rows, model, t).unwrap();
         let (_, g) = f(&theta);
         let eps = 1e-6;
         for i in 0..theta.len() {
             let at = |s: f64| {
-                let mut t = theta;
+                let mut t = theta.clone();
                 t[i] += s;
                 f(&t).0
             };
@@ -537,4 +575,70 @@ fn the_length_scale_stays_at_least_the_residual_points_spacing() {
         "with the pde: {with_pde}"
     );
     assert!(without < 0.5 * spacing, "without the pde: {without}");
+}
+
+/// physics-gp's model with a discrepancy fitted to `values` at `x` and the pde at 20 points.
+fn fitted_with_discrepancy(x: &[Vec<f64>], values: &[f64]) -> PdeGp {
+    let starts = Starts {
+        previous: None,
+        restarts: 2,
+    };
+    let m = PdeModel {
+        discrepancy: true,
+        ..model(Scaling::Point, Mean::Constant)
+    };
+    PdeGp::fit(m, x, values, &residuals(20, |_| 1.0), starts, None).unwrap()
+}
+
+/// On data from a field that satisfies the pde, the discrepancy carries nothing: its fitted
+/// signal is below 1% of the field's.
+#[test]
+fn a_right_pde_leaves_the_discrepancy_at_nothing() {
+    let x: Vec<Vec<f64>> = (0..8).map(|i| vec![(i as f64 + 0.5) / 8.0]).collect();
+    let y: Vec<f64> = x.iter().map(|p| field(p[0])).collect();
+    let gp = fitted_with_discrepancy(&x, &y);
+    assert!(gp.discrepancy_share() < 0.01, "{}", gp.discrepancy_share());
+}
+
+/// On data the pde cannot produce (a bump it does not know), the discrepancy carries them:
+/// its signal exceeds the field's, and the prediction is as good as a plain Gaussian
+/// process's, where the pde's model without a discrepancy is misled.
+#[test]
+fn a_wrong_pde_hands_the_data_to_the_discrepancy() {
+    let bump = |x: f64| field(x) + 1.5 * (-(x - 0.6).powi(2) / 0.004).exp();
+    let x: Vec<Vec<f64>> = (0..14).map(|i| vec![(i as f64 + 0.5) / 14.0]).collect();
+    let y: Vec<f64> = x.iter().map(|p| bump(p[0])).collect();
+    let gp = fitted_with_discrepancy(&x, &y);
+    let without = fitted(&x, &y, &residuals(20, |_| 1.0), 2);
+    let spec = GpSpec {
+        kernel: Kernel::Matern52,
+        prior: Prior::DimensionScaled,
+        mean: Mean::Constant,
+    };
+    let starts = Starts {
+        previous: None,
+        restarts: 3,
+    };
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let plain = GpModel::fit(spec, &x, &y, starts, None, &mut rng).unwrap();
+    let rms = |model: &dyn GpPosterior| {
+        let total: f64 = (0..=200)
+            .map(|i| {
+                let u = i as f64 / 200.0;
+                (model.predict(&[u]).0 - bump(u)).powi(2)
+            })
+            .sum();
+        (total / 201.0).sqrt()
+    };
+    let (with_delta, pde_only, plain) = (rms(&gp), rms(&without), rms(&plain));
+    eprintln!(
+        "share {} rms {with_delta} {pde_only} {plain}",
+        gp.discrepancy_share()
+    );
+    assert!(gp.discrepancy_share() > 1.0, "{}", gp.discrepancy_share());
+    assert!(
+        with_delta < 0.5 * pde_only,
+        "{with_delta} against {pde_only}"
+    );
+    assert!(with_delta < 1.25 * plain, "{with_delta} against {plain}");
 }
