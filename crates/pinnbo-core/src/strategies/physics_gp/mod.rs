@@ -333,9 +333,14 @@ mod tests {
     /// A harmonic pde (a maximum principle: the maximum lies on the faces) over data from
     /// `field`, maximized: the problem and 12 observations.
     fn harmonic(field: &str) -> (Problem, Vec<Observed>) {
+        harmonic_with(field, "")
+    }
+
+    /// [`harmonic`] with more of physics-gp's settings.
+    fn harmonic_with(field: &str, settings: &str) -> (Problem, Vec<Observed>) {
         let text = format!(
             "var x in [0, 1], y in [0, 1]\nfield f(x, y) = {field}\npde laplacian(f) = 0\n\
-             maximize f\nmethod physics-gp {{ residual_points 64 }}\n"
+             maximize f\nmethod physics-gp {{ residual_points 64{settings} }}\n"
         );
         let problem = compile(&Source::new("faces.pde", text.as_str()))
             .unwrap()
@@ -361,7 +366,11 @@ mod tests {
 
     /// physics-gp's step on [`harmonic`]'s data: its diagnostics.
     fn step_on(field: &str) -> Diagnostics {
-        let (problem, history) = harmonic(field);
+        step_with(field, "")
+    }
+
+    fn step_with(field: &str, settings: &str) -> Diagnostics {
+        let (problem, history) = harmonic_with(field, settings);
         let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(2);
         let space = Space::of(&problem);
@@ -381,6 +390,24 @@ mod tests {
         let bump = step_on("exp(-20*((x - 0.5)^2 + (y - 0.4)^2))");
         assert_eq!(bump.get("pde_kept"), Some(&false.into()));
         assert_eq!(bump.get("search"), None);
+    }
+
+    /// With a discrepancy, the faces are searched while its share is small, and not once it
+    /// carries the data.
+    #[test]
+    fn with_a_discrepancy_the_faces_follow_its_share() {
+        let harmonic = step_with("x^2 - y^2 + x*y", ", check discrepancy");
+        assert_eq!(harmonic.get("pde_kept"), Some(&true.into()));
+        assert_eq!(harmonic.get("search"), Some(&"faces".into()));
+        let share = |d: &Diagnostics| d.get("discrepancy_share").and_then(|v| v.as_f64());
+        assert!(share(&harmonic) < Some(CONFIRMED));
+        let bump = step_with(
+            "exp(-20*((x - 0.5)^2 + (y - 0.4)^2))",
+            ", check discrepancy",
+        );
+        assert_eq!(bump.get("pde_kept"), Some(&false.into()));
+        assert_eq!(bump.get("search"), None);
+        assert!(share(&bump) > Some(CONFIRMED));
     }
 
     /// Once the check drops the pde, physics-gp's model of the objective is gp-ei's: the
