@@ -184,7 +184,8 @@ impl PhysicsGp {
             with_pde: with_pde.hyper.clone(),
             without: None,
         };
-        if self.check == Check::Discrepancy {
+        let plausible_targets = model_check::plausible(with_pde.target_spread);
+        if self.check == Check::Discrepancy && plausible_targets {
             let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde)
                 .with("discrepancy_share", with_pde.discrepancy_share());
             return Ok((

@@ -97,16 +97,22 @@ pub fn keep_pde(
     leave_one_out: (f64, f64),
     record: &PredictionRecord,
 ) -> bool {
-    let plausible = targets.is_none_or(|t| t.mean_square <= t.quantile(1.0 - TARGET_LEVEL));
-    let cross_validated = plausible && leave_one_out.0 >= leave_one_out.1;
+    let cross_validated = plausible(targets) && leave_one_out.0 >= leave_one_out.1;
     match check {
-        Check::None | Check::Discrepancy => true,
+        Check::None => true,
+        // The discrepancy takes leave-one-out's place; the targets' test stays.
+        Check::Discrepancy => plausible(targets),
         Check::CrossValidation => cross_validated,
         // Each score alone is biased towards the model not in use: the one in use is scored
         // where its acquisition expected the most, the other at points it did not choose.
         // Requiring both keeps leave-one-out's verdicts and adds the proposals'.
         Check::Prequential => cross_validated && record.with_pde >= record.without,
     }
+}
+
+/// Whether the fitted prior could have produced the pde's targets (None: no equation).
+pub fn plausible(targets: Option<TargetSpread>) -> bool {
+    targets.is_none_or(|t| t.mean_square <= t.quantile(1.0 - TARGET_LEVEL))
 }
 
 /// A proposal and its observation: the loop evaluates the point proposed, so equality up to
