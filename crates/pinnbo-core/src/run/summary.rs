@@ -1,0 +1,113 @@
+//! What a run reports of itself (`summary.json`, `solve`'s report, the Python package): the
+//! best feasible evaluation, the totals, and for expected-improvement methods whether they
+//! still find anything worth evaluating.
+
+use super::journal::Record;
+use super::RunConfig;
+use crate::oracle::minimized;
+use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT};
+use pinnbo_dsl::Problem;
+use serde::Serialize;
+
+/// The best feasible evaluation so far and the run's totals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub problem: String,
+    pub method: String,
+    pub seed: u64,
+    pub evaluations: usize,
+    pub failures: usize,
+    pub best: Option<Best>,
+    /// Whether any evaluation satisfied every constraint.
+    pub feasible: bool,
+    pub propose_seconds: f64,
+    pub evaluate_seconds: f64,
+    /// Absent for methods that report no expected improvement.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub convergence: Option<Convergence>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Best {
+    /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.
+    pub index: usize,
+    /// The same evaluation counted from 1, as the text and the plots count evaluations.
+    pub evaluation: usize,
+    pub x: Vec<f64>,
+    /// In the file's sense, as observed.
+    pub objective: f64,
+    /// Noise-free, when the problem adds noise.
+    pub clean_objective: Option<f64>,
+    pub constraints: Vec<f64>,
+}
+
+/// The best feasible evaluation and the totals. With synthetic noise the best is judged by
+/// the noise-free values (as the papers' regret is), though the optimizer saw only noisy ones.
+pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> Summary {
+    let best = records
+        .iter()
+        .filter_map(|r| r.truth().map(|e| (r, e)))
+        .filter(|(_, e)| e.is_feasible())
+        .min_by(|(_, a), (_, b)| {
+            minimized(problem, a.objective).total_cmp(&minimized(problem, b.objective))
+        })
+        .map(|(r, _)| {
+            let observed = r.observed.as_ref().expect("a successful evaluation");
+            Best {
+                index: r.index,
+                evaluation: r.index + 1,
+                x: r.x.clone(),
+                objective: observed.objective,
+                clean_objective: r.clean.as_ref().map(|c| c.objective),
+                constraints: observed.constraints.clone(),
+            }
+        });
+    Summary {
+        problem: problem.name.clone(),
+        method: config.method.clone(),
+        seed: config.seed,
+        evaluations: records.len(),
+        failures: records.iter().filter(|r| r.failure.is_some()).count(),
+        feasible: best.is_some(),
+        best,
+        propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
+        evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
+        convergence: Convergence::of(records),
+    }
+}
+
+/// Whether an expected-improvement method still found anything worth evaluating: its last
+/// step's largest expected improvement as a share of the observations' standard deviation,
+/// and since when every step's was below [`CONVERGED`] .
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Convergence {
+    /// The last step's (or, when the method stopped the run, the stopping proposal's).
+    pub expected_improvement_relative: f64,
+    pub threshold: f64,
+    /// The evaluation (from 1) from which every step's expected improvement was below the
+    /// threshold; None while the last one is above it.
+    pub converged_since: Option<usize>,
+    /// The evaluation the method's `stop` setting ended the run before, if it did.
+    pub stopped_at: Option<usize>,
+}
+
+impl Convergence {
+    /// From the steps' diagnostics; None for a method that reports no expected improvement.
+    pub fn of(records: &[Record]) -> Option<Convergence> {
+        let steps: Vec<(usize, f64)> = (records.iter())
+            .filter_map(|r| Some((r.index + 1, r.diagnostics.get(IMPROVEMENT)?.as_f64()?)))
+            .collect();
+        let &(_, last) = steps.last()?;
+        let above = steps.iter().rposition(|(_, v)| *v >= CONVERGED);
+        let converged_since = match above {
+            Some(i) => steps.get(i + 1).map(|(e, _)| *e),
+            None => steps.first().map(|(e, _)| *e),
+        };
+        Some(Convergence {
+            expected_improvement_relative: last,
+            threshold: CONVERGED,
+            converged_since,
+            stopped_at: None,
+        })
+    }
+}
