@@ -114,7 +114,7 @@ impl GpSearch {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = history.first().map_or(0, |o| o.unit.len());
-        let (x, _) = points_and_values(history);
+        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {
@@ -158,13 +158,9 @@ impl GpSearch {
                 );
                 // Before any feasible point EI is the feasibility's probability alone.
                 let relative = incumbent.map(|_| value / scale);
-                report = report.with_some(IMPROVEMENT, relative).with_some(
-                    STOP,
-                    relative
-                        .zip(self.stop)
-                        .map(|(r, stop)| r < stop)
-                        .filter(|s| *s),
-                );
+                let stop = (relative.zip(self.stop)).is_some_and(|(r, stop)| r < stop);
+                report =
+                    (report.with_some(IMPROVEMENT, relative)).with_some(STOP, stop.then_some(true));
                 if repeats_an_observation(&unit, history, &objective.lengthscales()) {
                     // The best point is one the model already has: evaluating it again cannot
                     // lower the best value found, so the evaluation goes where the model knows
@@ -240,7 +236,10 @@ impl GpSearch {
 /// Every GP's last optimum, packed, as saved with the journal.
 #[derive(Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Saved {
+    /// The plain GP of the objective: gp-ei's, gp-ucb's, gp-ts's, or physics-gp's pde-free
+    /// model.
     pub objective: Option<Vec<f64>>,
+    /// physics-gp's pde model.
     pub physics: Option<Vec<f64>>,
     constraints: Vec<Vec<f64>>,
     /// physics-gp's prequential record (absent from journals written before it).
@@ -258,6 +257,12 @@ pub(crate) fn points_and_values(history: &[Observed]) -> (Vec<Vec<f64>>, Vec<f64
     let x = history.iter().map(|o| o.unit.clone()).collect();
     let y = history.iter().map(|o| o.objective).collect();
     (x, y)
+}
+
+/// A plain GP fit's diagnostics: its hyperparameters, likelihood and prior mean.
+pub(crate) fn plain_diagnostics(gp: &GpModel) -> Diagnostics {
+    hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter())
+        .with("prior_mean", gp.standardizer.inverse(gp.constant))
 }
 
 /// A fit's hyperparameters and likelihood, as every GP step reports them.
@@ -326,8 +331,7 @@ impl GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<(GpModel, Diagnostics), StrategyError> {
         let gp = (self.gp).fit_plain(history, self.previous.as_ref(), self.gp.restarts, rng)?;
-        let diagnostics = hyper_diagnostics(&gp.hyper, gp.nll, gp.jitter())
-            .with("prior_mean", gp.standardizer.inverse(gp.constant));
+        let diagnostics = plain_diagnostics(&gp);
         Ok((gp, diagnostics))
     }
 }

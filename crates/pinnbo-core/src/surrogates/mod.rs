@@ -98,6 +98,17 @@ pub trait GpPosterior: Sync {
         self.standardizer().inverse(self.mean_standardized(u))
     }
 
+    /// The predictive mean and variance of an observation at `u`, noise included, in the
+    /// data's units.
+    fn predictive(&self, u: &[f64]) -> (f64, f64) {
+        let (mean, variance) = self.predict_standardized(u);
+        let s = self.standardizer();
+        (
+            s.inverse(mean),
+            (variance + self.noise_variance()) * s.std.powi(2),
+        )
+    }
+
     /// Mean and standard deviation in the data's units.
     fn predict(&self, u: &[f64]) -> (f64, f64) {
         in_units(self.standardizer(), self.predict_standardized(u))

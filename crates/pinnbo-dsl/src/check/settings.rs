@@ -237,3 +237,44 @@ fn warn_without_effect(
         cx.diags.push(d);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{compile, Source};
+
+    const BASE: &str = "var x in [0, 1]\nfield u(x) = x^2\npde dxx(u) = 2\nminimize u\n";
+
+    /// A setting that its method's other settings leave without effect is warned about at
+    /// the setting, naming the other setting; one that acts is not.
+    #[test]
+    fn a_setting_without_effect_is_warned_about_at_its_line() {
+        let checked = |method: &str| {
+            let text = format!("{BASE}{method}\n");
+            compile(&Source::new("t.pde", text)).unwrap().warnings
+        };
+        let warnings = checked("method physics-gp { beta 2 }");
+        let found: Vec<(&str, &str)> = (warnings.iter())
+            .map(|w| (w.code, w.message.as_str()))
+            .collect();
+        assert_eq!(
+            found,
+            [(
+                "pde::setting-without-effect",
+                "`beta` has no effect with `criterion ei`"
+            )]
+        );
+        assert_eq!(
+            warnings[0].span.start,
+            BASE.len() + "method physics-gp { ".len()
+        );
+        assert!(checked("method physics-gp { criterion ucb, beta 2 }").is_empty());
+        let ts = checked("method physics-gp { criterion ts, candidates 64, acquisition random }");
+        let keys: Vec<&str> = ts
+            .iter()
+            .map(|w| &w.message[..w.message.find(' ').unwrap()])
+            .collect();
+        assert_eq!(keys, ["`candidates`", "`acquisition`"]);
+        assert_eq!(checked("method neural-bo { warm_steps 10 }").len(), 1);
+        assert!(checked("method neural-bo { start previous, warm_steps 10 }").is_empty());
+    }
+}

@@ -7,7 +7,9 @@ pub mod model_check;
 
 use crate::oracle::NoiseModel;
 use crate::space::Space;
-use crate::strategies::gp_bo::{hyper_diagnostics, points_and_values, unreadable, GpSearch, PART};
+use crate::strategies::gp_bo::{
+    hyper_diagnostics, plain_diagnostics, points_and_values, unreadable, GpSearch, PART,
+};
 use crate::strategies::pde::{
     objective_field, optimum_on_faces, residuals as residuals_at, PdeError,
 };
@@ -205,8 +207,7 @@ impl PhysicsGp {
         let keep = keep_pde(self.check, with_pde.target_spread, scores, &self.record);
         let chosen = match keep {
             true => fit_diagnostics(&with_pde),
-            false => hyper_diagnostics(&without.hyper, without.nll, without.jitter())
-                .with("prior_mean", without.standardizer.inverse(without.constant)),
+            false => plain_diagnostics(&without),
         };
         let chosen = chosen
             .with("loo_with_pde", scores.0)

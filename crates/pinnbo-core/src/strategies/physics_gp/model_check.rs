@@ -7,6 +7,7 @@ use crate::history::Observed;
 use crate::surrogates::gp::GpModel;
 use crate::surrogates::log_normal_density;
 use crate::surrogates::pde_gp::{PdeGp, TargetSpread};
+use crate::surrogates::GpPosterior;
 use serde::{Deserialize, Serialize};
 
 /// How physics-gp decides whether to keep its pde (the `check` setting).

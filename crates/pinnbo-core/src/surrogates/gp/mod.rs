@@ -390,17 +390,6 @@ impl GpModel {
         total / n as f64
     }
 
-    /// The predictive mean and variance of an observation at `u`, noise included, in the
-    /// data's units.
-    pub fn predictive(&self, u: &[f64]) -> (f64, f64) {
-        let (mean, variance) = self.predict_standardized(u);
-        let total = variance + self.hyper.log_noise.exp();
-        (
-            self.standardizer.inverse(mean),
-            total * self.standardizer.std.powi(2),
-        )
-    }
-
     /// Fits a GP to points in `[0, 1]^d` and values (minimized objective), from the previous
     /// optimum when there is one (of the same dimension) and, with at most
     /// [`RESTARTS_UNTIL`] points or none, from `restarts` cold starts: the first at length

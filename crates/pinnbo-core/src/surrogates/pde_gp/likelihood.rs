@@ -28,15 +28,18 @@ pub(super) struct Delta {
 }
 
 impl Delta {
-    /// The block at the observations `points` for `h`'s discrepancy (None without one).
-    pub(super) fn at(points: &[Vec<f64>], h: Option<&Discrepancy>) -> Option<Delta> {
+    /// The block at `rows`' observations for `h`'s discrepancy (None without one).
+    pub(super) fn at(rows: &Rows, h: Option<&Discrepancy>) -> Option<Delta> {
         let h = h?;
+        let points: Vec<&[f64]> = (rows.functionals[..rows.observed].iter())
+            .map(|f| f.point.as_slice())
+            .collect();
         let inv_l2 = (-2.0 * h.log_lengthscale).exp();
         let n = points.len();
         let (mut k, mut slope) = (Mat::zeros(n, n), Mat::zeros(n, n));
         for j in 0..n {
             for i in 0..=j {
-                let r2 = inv_l2 * squared_distance(&points[i], &points[j]);
+                let r2 = inv_l2 * squared_distance(points[i], points[j]);
                 let (v, dv) = Kernel::Matern52.eval(r2);
                 // ∂r²/∂log ℓ = −2 r².
                 let s = -2.0 * r2 * dv;
@@ -358,7 +361,7 @@ pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(
     let h = PdeHyper::unpack(theta, model.discrepancy);
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let mut gram = gram(&rows.functionals, &inv_l, true);
-    gram.delta = Delta::at(&rows.points(), h.discrepancy.as_ref());
+    gram.delta = Delta::at(rows, h.discrepancy.as_ref());
     let (joint, pde, _) = factors(&gram, rows, &h, model.scaling, model.mean)?;
     // The two gradients are over different matrices: one on each core.
     let gradient = |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling);
@@ -379,7 +382,7 @@ pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(
 pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f64> {
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let mut gram = gram(&rows.functionals, &inv_l, false);
-    gram.delta = Delta::at(&rows.points(), h.discrepancy.as_ref());
+    gram.delta = Delta::at(rows, h.discrepancy.as_ref());
     let (joint, pde, _) = factors(&gram, rows, h, model.scaling, model.mean)?;
     let pde_nll = pde.map_or(0.0, |p| p.nll);
     Some(joint.nll - pde_nll + model.prior.penalty(&h.gp).0)
@@ -398,13 +401,6 @@ pub(super) struct Rows {
 }
 
 impl Rows {
-    /// The observations' points (the first rows are their values).
-    pub(super) fn points(&self) -> Vec<Vec<f64>> {
-        (self.functionals[..self.observed].iter())
-            .map(|f| f.point.clone())
-            .collect()
-    }
-
     pub(super) fn new(
         x: &[Vec<f64>],
         values: &[f64],

@@ -330,7 +330,7 @@ impl PdeGp {
             .map(|l| (-l).exp())
             .collect();
         let mut gram = gram(&rows.functionals, &inv_l, false);
-        gram.delta = Delta::at(&rows.points(), hyper.discrepancy.as_ref());
+        gram.delta = Delta::at(&rows, hyper.discrepancy.as_ref());
         let (f, pde, constant) = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
             GpError::NotPositiveDefinite(crate::numerics::cholesky::NotPositiveDefinite {
                 what: "physics-informed kernel",
@@ -449,17 +449,6 @@ impl PdeGp {
             })
             .sum();
         total / self.observed as f64
-    }
-
-    /// The predictive mean and variance of an observation at `u`, noise included, in the
-    /// data's units.
-    pub fn predictive(&self, u: &[f64]) -> (f64, f64) {
-        let (mean, variance) = self.predict_standardized(u);
-        let total = variance + self.hyper.gp.log_noise.exp();
-        (
-            self.standardizer.inverse(mean),
-            total * self.standardizer.std.powi(2),
-        )
     }
 
     /// Posterior mean and variance of any functional of the standardized field (the pde's
