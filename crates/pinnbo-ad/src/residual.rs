@@ -20,7 +20,7 @@ use crate::scalar::ScalarFn;
 use candle_core::{Result, Tensor};
 use pinnbo_dsl::builtins::Builtin;
 use pinnbo_dsl::eval::eval_const;
-use pinnbo_dsl::ir::{BinaryOp, CoordId, Expr, FieldId, Pde, Problem};
+use pinnbo_dsl::ir::{BinaryOp, CoordId, Expr, FieldId, ParamId, Pde, Problem};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -33,6 +33,13 @@ pub enum ResidualError {
     ForeignCoordinate(String),
     #[error("cannot lower an operator: {0}")]
     Lowering(String),
+    #[error(
+        "the pde's unknown constant `{0}` has no value here (physics-gp fits it; give a \
+         value to use the pde as it stands)"
+    )]
+    Param(String),
+    #[error("the pde cannot be differentiated in its param `{0}`")]
+    ParamDerivative(String),
 }
 
 /// A pde's residual `lhs - rhs` for a network standing in for one field.
@@ -68,21 +75,75 @@ impl Residual {
         field: FieldId,
         operators: &OperatorRegistry,
     ) -> std::result::Result<Residual, ResidualError> {
-        let args = &problem.fields[field].args;
+        let expr = Residual::lowered(problem, pde, field, operators)?;
+        Residual::build(problem, expr, field)
+    }
+
+    /// The pde's residual with its params at `values` (by `ParamId`).
+    pub fn at_params(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+        operators: &OperatorRegistry,
+        values: &[f64],
+    ) -> std::result::Result<Residual, ResidualError> {
+        let pde = Pde {
+            lhs: pde.lhs.replace_params(values),
+            rhs: pde.rhs.replace_params(values),
+            span: pde.span,
+        };
+        Residual::with_operators(problem, &pde, field, operators)
+    }
+
+    /// The derivative of the pde's residual in its param `param`, at the params' `values`:
+    /// `d(k d(u, x, 2) - k^2 u, k) = d(u, x, 2) - 2 k u`, still linear in the field.
+    pub fn param_derivative(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+        operators: &OperatorRegistry,
+        (param, values): (ParamId, &[f64]),
+    ) -> std::result::Result<Residual, ResidualError> {
+        let lowered = Residual::lowered(problem, pde, field, operators)?;
+        let name = || problem.params[param].name.clone();
+        let derivative = pinnbo_dsl::diff::param_derivative(&lowered, param)
+            .ok_or_else(|| ResidualError::ParamDerivative(name()))?;
+        Residual::build(problem, derivative.replace_params(values), field)
+    }
+
+    /// `lhs - rhs` with registered operators lowered and the other fields' closed forms
+    /// inlined: the network stands for `field` even when the file gives its closed form
+    /// (then the oracle's, hidden from the optimizer).
+    fn lowered(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+        operators: &OperatorRegistry,
+    ) -> std::result::Result<Expr, ResidualError> {
         let cx = LoweringContext {
             problem,
-            field_args: args,
+            field_args: &problem.fields[field].args,
         };
-        // Other fields with a closed form are inlined; the network stands for this one even
-        // when the file gives its closed form (then the oracle's, hidden from the optimizer).
         let others = |id: FieldId| {
             (id != field)
                 .then(|| problem.fields[id].definition.clone())
                 .flatten()
         };
-        let expr = operators
+        operators
             .lower(&pde.residual().replace_fields(&others), &cx)
-            .map_err(ResidualError::Lowering)?;
+            .map_err(ResidualError::Lowering)
+    }
+
+    /// The residual graph of `expr`, the lowered `lhs - rhs`.
+    fn build(
+        problem: &Problem,
+        expr: Expr,
+        field: FieldId,
+    ) -> std::result::Result<Residual, ResidualError> {
+        let args = &problem.fields[field].args;
+        if let Some(&k) = expr.params().first() {
+            return Err(ResidualError::Param(problem.params[k].name.clone()));
+        }
         let inputs: HashMap<CoordId, usize> =
             args.iter().enumerate().map(|(i, &c)| (c, i)).collect();
         let mut error = None;
@@ -267,7 +328,7 @@ impl Residual {
             Expr::Call(_, args) | Expr::Operator { args, .. } => args
                 .iter()
                 .for_each(|a| self.collect(a, set, sets, out, sums)),
-            Expr::Const(_) | Expr::Coord(_) => {}
+            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
         }
     }
 }
@@ -390,6 +451,8 @@ impl Evaluation<'_> {
         }
         match e {
             Expr::Const(c) => constant(*c),
+            // `Residual::build` refuses a residual with a param left in it.
+            Expr::Param(_) => candle_core::bail!("a param has no value"),
             Expr::Coord(c) => Jet::coordinate(set.clone(), self.points, self.residual.inputs[c]),
             Expr::Field(f) => {
                 debug_assert_eq!(*f, self.residual.field);

@@ -141,6 +141,12 @@ pub enum BlockItem {
         span: Span,
     },
     Setting(Setting),
+    /// `param k = 2.5` in an `oracle fdm` block: the experiment's true value.
+    ParamValue {
+        name: Ident,
+        value: Expr,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -182,6 +188,14 @@ pub enum StmtKind {
     Const {
         name: Ident,
         value: Expr,
+    },
+    /// `param k in [lo, hi] log`: an unknown constant of the pde.
+    Param {
+        name: Ident,
+        lo: Expr,
+        hi: Expr,
+        bounds_span: Span,
+        log: bool,
     },
     Fn {
         name: Ident,

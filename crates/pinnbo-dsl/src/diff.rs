@@ -1,17 +1,25 @@
 //! Symbolic differentiation of closed-form expressions.
 //!
 //! Used to evaluate a pde on a field that has a closed form (so `pinnbo eval` can show the
-//! residual, and tests can prove that a problem's closed form satisfies its own pde). The
-//! network side (pinnbo-ad) differentiates by jets instead.
+//! residual, and tests can prove that a problem's closed form satisfies its own pde), and to
+//! differentiate a pde in one of its params (how physics-gp's likelihood moves with an
+//! unknown constant). The network side (pinnbo-ad) differentiates in coordinates by jets.
 
 use crate::builtins::Builtin;
-use crate::ir::{BinaryOp, CoordId, Expr};
+use crate::ir::{BinaryOp, CoordId, Expr, ParamId};
+
+/// What a derivative is taken with respect to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Wrt {
+    Coord(CoordId),
+    Param(ParamId),
+}
 
 /// Replaces every derivative node by its symbolic expansion. Returns `None` if a derivative
 /// applies to something that has no closed form (a field or an extension operator).
 pub fn expand(e: &Expr) -> Option<Expr> {
     Some(match e {
-        Expr::Const(_) | Expr::Coord(_) => e.clone(),
+        Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => e.clone(),
         Expr::Field(_) | Expr::Operator { .. } => return None,
         Expr::Neg(a) => neg(expand(a)?),
         Expr::Binary(op, a, b) => Expr::binary(*op, expand(a)?, expand(b)?),
@@ -79,18 +87,21 @@ fn call(f: Builtin, args: Vec<Expr>) -> Expr {
     Expr::Call(f, args)
 }
 
-fn depends_on(e: &Expr, wrt: CoordId) -> bool {
-    e.any(|n| matches!(n, Expr::Coord(k) if *k == wrt))
+fn depends_on(e: &Expr, wrt: Wrt) -> bool {
+    e.any(|n| match (n, wrt) {
+        (Expr::Coord(k), Wrt::Coord(w)) | (Expr::Param(k), Wrt::Param(w)) => *k == w,
+        _ => false,
+    })
 }
 
 /// d(a^b)/dx, with the power rule when the exponent does not depend on x.
-fn power_derivative(a: &Expr, b: &Expr, wrt: CoordId) -> Expr {
-    let da = derivative(a, wrt);
+fn power_derivative(a: &Expr, b: &Expr, wrt: Wrt) -> Expr {
+    let da = derivative_in(a, wrt);
     if !depends_on(b, wrt) {
         let lowered = Expr::binary(BinaryOp::Pow, a.clone(), sub(b.clone(), c(1.0)));
         return mul(mul(b.clone(), lowered), da);
     }
-    let db = derivative(b, wrt);
+    let db = derivative_in(b, wrt);
     let pow = Expr::binary(BinaryOp::Pow, a.clone(), b.clone());
     let inner = add(
         mul(db, call(Builtin::Log, vec![a.clone()])),
@@ -101,14 +112,36 @@ fn power_derivative(a: &Expr, b: &Expr, wrt: CoordId) -> Expr {
 
 /// The derivative of a derivative-free expression with respect to one coordinate.
 pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
+    derivative_in(e, Wrt::Coord(wrt))
+}
+
+/// The derivative of a pde's side in one of its params: the field and its derivatives in the
+/// coordinates do not depend on a param, so `d(k d(u, x), k) = d(u, x)`. None when the param
+/// is inside a registered operator's arguments (lower operators first).
+pub fn param_derivative(e: &Expr, param: ParamId) -> Option<Expr> {
+    let inside_operator = |n: &Expr| {
+        matches!(n, Expr::Operator { args, .. } if args.iter().any(|a| a.params().contains(&param)))
+    };
+    (!e.any(inside_operator)).then(|| derivative_in(e, Wrt::Param(param)))
+}
+
+fn derivative_in(e: &Expr, wrt: Wrt) -> Expr {
     match e {
         Expr::Const(_) => c(0.0),
-        Expr::Coord(k) => c(if *k == wrt { 1.0 } else { 0.0 }),
+        Expr::Coord(k) => c(f64::from(wrt == Wrt::Coord(*k))),
+        Expr::Param(k) => c(f64::from(wrt == Wrt::Param(*k))),
+        Expr::Field(_) | Expr::Operator { .. } if matches!(wrt, Wrt::Param(_)) => c(0.0),
+        Expr::Diff { expr, wrt: along } if matches!(wrt, Wrt::Param(_)) => {
+            match derivative_in(expr, wrt) {
+                zero @ Expr::Const(_) if is(&zero, 0.0) => zero,
+                inner => Expr::diff(inner, *along),
+            }
+        }
         // `expand` never hands these over; they have no closed form.
         Expr::Field(_) | Expr::Operator { .. } | Expr::Diff { .. } => c(f64::NAN),
-        Expr::Neg(a) => neg(derivative(a, wrt)),
+        Expr::Neg(a) => neg(derivative_in(a, wrt)),
         Expr::Binary(op, a, b) => {
-            let (da, db) = (derivative(a, wrt), derivative(b, wrt));
+            let (da, db) = (derivative_in(a, wrt), derivative_in(b, wrt));
             let (a, b) = ((**a).clone(), (**b).clone());
             match op {
                 BinaryOp::Add => add(da, db),
@@ -123,7 +156,7 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
         }
         Expr::Call(f, args) => {
             let a = args[0].clone();
-            let da = derivative(&a, wrt);
+            let da = derivative_in(&a, wrt);
             let sq = |x: Expr| Expr::binary(BinaryOp::Pow, x, c(2.0));
             match f {
                 Builtin::Sin => mul(call(Builtin::Cos, vec![a]), da),
@@ -141,7 +174,7 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
                 Builtin::Abs => mul(div(a.clone(), call(Builtin::Abs, vec![a])), da),
                 Builtin::Atan2 => {
                     let (y, x) = (a, args[1].clone());
-                    let dx = derivative(&x, wrt);
+                    let dx = derivative_in(&x, wrt);
                     div(
                         sub(mul(x.clone(), da), mul(y.clone(), dx)),
                         add(sq(x), sq(y)),
@@ -157,7 +190,7 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
                     } else {
                         add(sum, spread)
                     };
-                    derivative(&div(form, c(2.0)), wrt)
+                    derivative_in(&div(form, c(2.0)), wrt)
                 }
                 Builtin::Pow => power_derivative(&a, &args[1], wrt),
             }

@@ -7,12 +7,14 @@ use crate::ir::{BinaryOp, CoordId, Expr};
 use rayon::prelude::*;
 
 /// Evaluates at one point by walking the tree. `None` if the expression needs a field, a
-/// derivative, an operator, or a coordinate beyond `x`.
+/// derivative, an operator, a param without a value, or a coordinate beyond `x`.
 pub fn eval_point(e: &Expr, x: &[f64]) -> Option<f64> {
     Some(match e {
         Expr::Const(v) => *v,
         Expr::Coord(c) => *x.get(*c)?,
-        Expr::Field(_) | Expr::Diff { .. } | Expr::Operator { .. } => return None,
+        Expr::Field(_) | Expr::Param(_) | Expr::Diff { .. } | Expr::Operator { .. } => {
+            return None
+        }
         Expr::Neg(a) => -eval_point(a, x)?,
         Expr::Binary(op, a, b) => binary(*op, eval_point(a, x)?, eval_point(b, x)?),
         Expr::Call(f, args) => match args.as_slice() {
@@ -43,6 +45,8 @@ fn binary(op: BinaryOp, a: f64, b: f64) -> f64 {
 pub enum CompileError {
     #[error("it needs the field `{0}`, which has no closed form")]
     UnknownField(String),
+    #[error("it needs the param `{0}`, which has no value here")]
+    Param(String),
     #[error("it contains a derivative or operator that has no closed form")]
     Derivative,
     #[error("the expression uses coordinate {0}, but points have {1}")]
@@ -116,6 +120,7 @@ impl Compiled {
                 self.code.push(Instr::Coord(r, *c));
             }
             Expr::Field(id) => return Err(CompileError::UnknownField(format!("#{id}"))),
+            Expr::Param(id) => return Err(CompileError::Param(format!("#{id}"))),
             Expr::Diff { .. } | Expr::Operator { .. } => return Err(CompileError::Derivative),
             Expr::Neg(a) => {
                 self.emit(a, r)?;

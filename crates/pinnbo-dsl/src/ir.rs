@@ -14,12 +14,17 @@ pub use crate::ast::{BinaryOp, NoiseKind};
 pub type CoordId = usize;
 /// Index of a field in [`Problem::fields`].
 pub type FieldId = usize;
+/// Index of an unknown constant in [`Problem::params`].
+pub type ParamId = usize;
 
 /// A scalar expression over the design coordinates and the fields.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {
     Const(f64),
     Coord(CoordId),
+    /// An unknown constant of the pde (`param`), fitted from the data; given a value by
+    /// [`Expr::replace_params`] before anything evaluates it.
+    Param(ParamId),
     /// A field's value at the current point.
     Field(FieldId),
     Neg(Box<Expr>),
@@ -53,7 +58,7 @@ impl Expr {
     pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Const(_) | Expr::Coord(_) | Expr::Field(_) => {}
+            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Field(_) => {}
             Expr::Neg(e) | Expr::Diff { expr: e, .. } => e.visit(f),
             Expr::Binary(_, a, b) => {
                 a.visit(f);
@@ -93,16 +98,47 @@ impl Expr {
 
     /// A copy with each field for which `with` gives an expression replaced by it.
     pub fn replace_fields(&self, with: &impl Fn(FieldId) -> Option<Expr>) -> Expr {
-        let each = |args: &[Expr]| args.iter().map(|a| a.replace_fields(with)).collect();
+        self.replace_leaves(&|e| match e {
+            Expr::Field(id) => with(*id),
+            _ => None,
+        })
+    }
+
+    /// A copy with every param replaced by its value in `values` (by [`ParamId`]).
+    pub fn replace_params(&self, values: &[f64]) -> Expr {
+        self.replace_leaves(&|e| match e {
+            Expr::Param(id) => values.get(*id).map(|v| Expr::Const(*v)),
+            _ => None,
+        })
+    }
+
+    /// The params this expression mentions, in first-seen order.
+    pub fn params(&self) -> Vec<ParamId> {
+        let mut out = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Param(id) = e {
+                if !out.contains(id) {
+                    out.push(*id);
+                }
+            }
+        });
+        out
+    }
+
+    /// A copy with each leaf (a constant, coordinate, param or field) for which `with` gives
+    /// an expression replaced by it.
+    fn replace_leaves(&self, with: &impl Fn(&Expr) -> Option<Expr>) -> Expr {
+        let each = |args: &[Expr]| args.iter().map(|a| a.replace_leaves(with)).collect();
         match self {
-            Expr::Field(id) => with(*id).unwrap_or_else(|| self.clone()),
-            Expr::Const(_) | Expr::Coord(_) => self.clone(),
-            Expr::Neg(a) => Expr::Neg(Box::new(a.replace_fields(with))),
+            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Field(_) => {
+                with(self).unwrap_or_else(|| self.clone())
+            }
+            Expr::Neg(a) => Expr::Neg(Box::new(a.replace_leaves(with))),
             Expr::Binary(op, a, b) => {
-                Expr::binary(*op, a.replace_fields(with), b.replace_fields(with))
+                Expr::binary(*op, a.replace_leaves(with), b.replace_leaves(with))
             }
             Expr::Call(f, args) => Expr::Call(*f, each(args)),
-            Expr::Diff { expr, wrt } => Expr::diff(expr.replace_fields(with), *wrt),
+            Expr::Diff { expr, wrt } => Expr::diff(expr.replace_leaves(with), *wrt),
             Expr::Operator { name, args } => Expr::Operator {
                 name: name.clone(),
                 args: each(args),
@@ -118,7 +154,7 @@ impl Expr {
                 Expr::Diff { expr, wrt } => {
                     walk(expr, coord, depth + u32::from(*wrt == coord), best)
                 }
-                Expr::Const(_) | Expr::Coord(_) => {}
+                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
                 Expr::Neg(a) => walk(a, coord, depth, best),
                 Expr::Binary(_, a, b) => {
                     walk(a, coord, depth, best);
@@ -140,7 +176,7 @@ impl Expr {
             match e {
                 Expr::Field(_) => *best = (*best).max(depth),
                 Expr::Diff { expr, .. } => walk(expr, depth + 1, best),
-                Expr::Const(_) | Expr::Coord(_) => {}
+                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
                 Expr::Neg(a) => walk(a, depth, best),
                 Expr::Binary(_, a, b) => {
                     walk(a, depth, best);
@@ -165,6 +201,42 @@ pub struct Coordinate {
     pub lo: f64,
     pub hi: f64,
     pub span: Span,
+}
+
+/// An unknown constant of the pde: `param k in [lo, hi]`, or `.. log` for a scale (fitted
+/// as its logarithm, so uniform on the log of the box).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Param {
+    pub name: String,
+    pub lo: f64,
+    pub hi: f64,
+    pub log: bool,
+    pub span: Span,
+}
+
+impl Param {
+    /// The value in the coordinate the fit moves in: the logarithm for a `log` param.
+    pub fn to_fitted(&self, value: f64) -> f64 {
+        if self.log {
+            value.ln()
+        } else {
+            value
+        }
+    }
+
+    /// The inverse of [`Param::to_fitted`].
+    pub fn from_fitted(&self, fitted: f64) -> f64 {
+        if self.log {
+            fitted.exp()
+        } else {
+            fitted
+        }
+    }
+
+    /// The box in the fitted coordinate.
+    pub fn fitted_bounds(&self) -> (f64, f64) {
+        (self.to_fitted(self.lo), self.to_fitted(self.hi))
+    }
 }
 
 /// An unknown function of some coordinates; with a definition, a closed form the oracle can
@@ -203,6 +275,16 @@ impl Pde {
     pub fn mentions(&self, field: FieldId) -> bool {
         self.lhs.fields().contains(&field) || self.rhs.fields().contains(&field)
     }
+}
+
+/// The params some of `pdes` use, in declaration order.
+pub fn params_used_by(pdes: &[Pde]) -> Vec<ParamId> {
+    let mut used: Vec<ParamId> = (pdes.iter())
+        .flat_map(|p| p.lhs.params().into_iter().chain(p.rhs.params()))
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    used
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -260,6 +342,9 @@ pub struct FdmOracle {
     pub field: FieldId,
     pub conditions: Vec<BoundaryCondition>,
     pub settings: Settings,
+    /// The experiment's true value of each param (by [`ParamId`]); None for a param the pde
+    /// does not use, which the experiment need not state.
+    pub truth: Vec<Option<f64>>,
     pub span: Span,
 }
 
@@ -397,6 +482,8 @@ pub struct Problem {
     pub source: Source,
     pub name: String,
     pub coords: Vec<Coordinate>,
+    /// The pde's unknown constants.
+    pub params: Vec<Param>,
     pub fields: Vec<Field>,
     pub pdes: Vec<Pde>,
     pub objective: Objective,
@@ -446,6 +533,22 @@ impl Problem {
             .collect()
     }
 
+    /// This problem with every param replaced by its value in `values` (by [`ParamId`]): the
+    /// pde as the experiment obeys it, or as a fit's estimate reads it.
+    pub fn with_params(&self, values: &[f64]) -> Problem {
+        let mut out = self.clone();
+        for pde in &mut out.pdes {
+            pde.lhs = pde.lhs.replace_params(values);
+            pde.rhs = pde.rhs.replace_params(values);
+        }
+        out
+    }
+
+    /// The params some pde uses, in declaration order.
+    pub fn used_params(&self) -> Vec<ParamId> {
+        params_used_by(&self.pdes)
+    }
+
     /// Replaces every field that has a closed form by its definition. Fields without one stay.
     pub fn substitute_definitions(&self, expr: &Expr) -> Expr {
         expr.replace_fields(&|id| self.fields[id].definition.clone())
@@ -479,6 +582,7 @@ impl fmt::Display for DisplayExpr<'_> {
         match self.expr {
             Expr::Const(v) => write!(f, "{v}"),
             Expr::Coord(c) => f.write_str(&p.coords[*c].name),
+            Expr::Param(k) => f.write_str(&p.params[*k].name),
             Expr::Field(id) => f.write_str(&p.fields[*id].name),
             Expr::Neg(a) => write!(f, "-({})", sub(a)),
             Expr::Binary(op, a, b) => {

@@ -20,6 +20,7 @@ struct PdeParser;
 pub const STATEMENT_KEYWORDS: &[&str] = &[
     "var",
     "const",
+    "param",
     "fn",
     "field",
     "pde",
@@ -302,6 +303,25 @@ mod tests {
             .any(|s| matches!(s.kind, StmtKind::Budget(_))));
     }
 
+    /// `param k in [lo, hi] log` declares; `param k = v` in a block states a true value.
+    #[test]
+    fn params_and_their_true_values() {
+        let file = parse_ok(
+            "param k in [0.1, 10] log\nparam s in [-1, 1]\noracle fdm { param k = 2.5 }\n",
+        );
+        let logs: Vec<bool> = (file.statements.iter())
+            .filter_map(|s| match &s.kind {
+                StmtKind::Param { log, .. } => Some(*log),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(logs, [true, false]);
+        let StmtKind::Oracle { items, .. } = &file.statements[2].kind else {
+            panic!()
+        };
+        assert!(matches!(&items[0], BlockItem::ParamValue { name, .. } if name.name == "k"));
+    }
+
     #[test]
     fn settings_values() {
         let file = parse_ok(
@@ -315,7 +335,7 @@ mod tests {
             .iter()
             .map(|i| match i {
                 BlockItem::Setting(s) => &s.value,
-                BlockItem::Condition { .. } => panic!("not a setting"),
+                _ => panic!("not a setting"),
             })
             .collect();
         assert_eq!(

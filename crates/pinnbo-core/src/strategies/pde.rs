@@ -5,10 +5,10 @@ use crate::strategies::StrategyError;
 use crate::surrogates::pde_gp::kernel::{Functional, Term};
 use crate::surrogates::pde_gp::Residuals;
 use faer::{Mat, Side};
-use pinnbo_ad::linear::LinearError;
+use pinnbo_ad::linear::{LinearError, LinearForm};
 use pinnbo_ad::sampling::{in_box, Sampling};
 use pinnbo_ad::{OperatorRegistry, Residual};
-use pinnbo_dsl::ir::{Expr, FieldId};
+use pinnbo_dsl::ir::{params_used_by, Expr, FieldId, ParamId, Pde};
 use pinnbo_dsl::Problem;
 
 /// The field the objective is, when it is one field of all the variables in their order, so
@@ -40,8 +40,8 @@ pub enum PdeError {
 }
 
 /// Every pde of the objective's field at `count` Sobol points of the box (each pde its own),
-/// as equations on the field over the unit cube: a derivative of order a in a variable of
-/// width w is `w^−a` times the unit-cube derivative.
+/// as equations on the field over the unit cube, with the params (if any) at the centre of
+/// their box: what a check of the pde's form needs. A fit reads [`PdeEquations`] instead.
 pub fn residuals(
     problem: &Problem,
     field: FieldId,
@@ -49,56 +49,150 @@ pub fn residuals(
     count: usize,
     seed: u64,
 ) -> Result<Residuals, PdeError> {
-    let (lo, hi) = (problem.lower(), problem.upper());
-    let d = lo.len();
-    let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
-    let pdes: Vec<_> = problem.pdes.iter().filter(|p| p.mentions(field)).collect();
-    if pdes.is_empty() {
-        return Err(PdeError::NoPde(problem.fields[field].name.clone()));
-    }
-    let mut out = Residuals {
-        functionals: Vec::new(),
-        targets: Vec::new(),
-        value_coefficients: Vec::new(),
-    };
-    for (index, pde) in pdes.into_iter().enumerate() {
-        let index = index + 1;
-        let residual = Residual::with_operators(problem, pde, field, operators)
-            .map_err(|source| PdeError::Residual { index, source })?;
-        let unit = in_box(
-            &vec![(0.0, 1.0); d],
-            count,
-            Sampling::Sobol,
-            seed.wrapping_add(index as u64),
-        );
-        let unit: Vec<Vec<f64>> = unit.chunks(d).map(<[f64]>::to_vec).collect();
-        let raw: Vec<Vec<f64>> = unit
-            .iter()
-            .map(|u| (0..d).map(|i| lo[i] + u[i] * width[i]).collect())
+    let equations = PdeEquations::new(problem, field, operators, count, seed)?;
+    Ok(equations.at(&param_centre(problem), &[])?.0)
+}
+
+/// Each param at the centre of its box in the coordinate it is fitted in (the geometric
+/// mean for a `log` param).
+pub fn param_centre(problem: &Problem) -> Vec<f64> {
+    (problem.params.iter())
+        .map(|p| {
+            let (lo, hi) = p.fitted_bounds();
+            p.from_fitted(0.5 * (lo + hi))
+        })
+        .collect()
+}
+
+/// The pdes of one field at fixed residual points, read as equations on the field over the
+/// unit cube at any value of the problem's params: a derivative of order a in a variable of
+/// width w is `w^−a` times the unit-cube derivative.
+pub struct PdeEquations {
+    problem: Problem,
+    field: FieldId,
+    operators: OperatorRegistry,
+    /// Each pde's residual points, in the unit cube and in the box.
+    points: Vec<(Vec<Vec<f64>>, Vec<Vec<f64>>)>,
+    width: Vec<f64>,
+}
+
+impl PdeEquations {
+    /// `count` Sobol points from `seed` for each pde of `field` (each its own set).
+    pub fn new(
+        problem: &Problem,
+        field: FieldId,
+        operators: &OperatorRegistry,
+        count: usize,
+        seed: u64,
+    ) -> Result<PdeEquations, PdeError> {
+        let (lo, hi) = (problem.lower(), problem.upper());
+        let d = lo.len();
+        let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
+        let pdes = problem.pdes.iter().filter(|p| p.mentions(field)).count();
+        if pdes == 0 {
+            return Err(PdeError::NoPde(problem.fields[field].name.clone()));
+        }
+        let points = (1..=pdes)
+            .map(|index| {
+                let unit = in_box(
+                    &vec![(0.0, 1.0); d],
+                    count,
+                    Sampling::Sobol,
+                    seed.wrapping_add(index as u64),
+                );
+                let unit: Vec<Vec<f64>> = unit.chunks(d).map(<[f64]>::to_vec).collect();
+                let raw = (unit.iter())
+                    .map(|u| (0..d).map(|i| lo[i] + u[i] * width[i]).collect())
+                    .collect();
+                (unit, raw)
+            })
             .collect();
-        let form = residual
-            .linear_form(&raw)
-            .map_err(|source| PdeError::Linear { index, source })?;
+        Ok(PdeEquations {
+            problem: problem.clone(),
+            field,
+            operators: operators.clone(),
+            points,
+            width,
+        })
+    }
+
+    /// The params some pde of the field uses.
+    pub fn params(&self) -> Vec<ParamId> {
+        let pdes: Vec<Pde> = self.pdes().cloned().collect();
+        params_used_by(&pdes)
+    }
+
+    fn pdes(&self) -> impl Iterator<Item = &Pde> {
+        let field = self.field;
+        self.problem.pdes.iter().filter(move |p| p.mentions(field))
+    }
+
+    /// The equations with the params at `values` (by `ParamId`), and their derivatives in
+    /// each param of `wrt` row by row (a point where one of them is not finite is left out
+    /// of all).
+    pub fn at(
+        &self,
+        values: &[f64],
+        wrt: &[ParamId],
+    ) -> Result<(Residuals, Vec<Residuals>), PdeError> {
+        let (problem, field, operators) = (&self.problem, self.field, &self.operators);
+        let mut out = (Residuals::none(), vec![Residuals::none(); wrt.len()]);
+        for (index, (pde, (unit, raw))) in self.pdes().zip(&self.points).enumerate() {
+            let index = index + 1;
+            let residual = |r: Result<Residual, _>| {
+                let residual = r.map_err(|source| PdeError::Residual { index, source })?;
+                (residual.linear_form(raw)).map_err(|source| PdeError::Linear { index, source })
+            };
+            let form = residual(Residual::at_params(
+                problem, pde, field, operators, values,
+            ))?;
+            let derivatives = (wrt.iter())
+                .map(|&k| {
+                    residual(Residual::param_derivative(
+                        problem,
+                        pde,
+                        field,
+                        operators,
+                        (k, values),
+                    ))
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            let kept: Vec<usize> = (form.kept.iter().copied())
+                .filter(|p| derivatives.iter().all(|f| f.kept.binary_search(p).is_ok()))
+                .collect();
+            self.extend(&mut out.0, &form, unit, &kept);
+            for (into, form) in out.1.iter_mut().zip(&derivatives) {
+                self.extend(into, form, unit, &kept);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Adds `form`'s equations at the points `kept` (positions in `unit`) to `out`.
+    fn extend(&self, out: &mut Residuals, form: &LinearForm, unit: &[Vec<f64>], kept: &[usize]) {
+        let d = self.width.len();
         // Each term's members as derivative orders per variable, with the unit-cube factor.
-        let members: Vec<Vec<(Vec<u32>, f64)>> = form
-            .terms
-            .iter()
+        let members: Vec<Vec<(Vec<u32>, f64)>> = (form.terms.iter())
             .map(|term| {
                 term.iter()
                     .map(|alpha| {
                         let mut orders = vec![0u32; d];
                         alpha.iter().for_each(|&i| orders[i] += 1);
-                        let factor = (0..d).map(|i| width[i].powi(-(orders[i] as i32))).product();
+                        let factor = (0..d)
+                            .map(|i| self.width[i].powi(-(orders[i] as i32)))
+                            .product();
                         (orders, factor)
                     })
                     .collect()
             })
             .collect();
-        for (row, &p) in form.kept.iter().enumerate() {
-            let coefficients = &form.coefficients[row];
+        for &p in kept {
+            let Ok(row) = form.kept.binary_search(&p) else {
+                continue;
+            };
             let mut terms = Vec::new();
             let mut value_coefficient = 0.0;
-            for (c, term) in coefficients.iter().zip(&members) {
+            for (c, term) in form.coefficients[row].iter().zip(&members) {
                 for (orders, factor) in term {
                     if orders.iter().all(|o| *o == 0) {
                         value_coefficient += c;
@@ -117,7 +211,6 @@ pub fn residuals(
             out.value_coefficients.push(value_coefficient);
         }
     }
-    Ok(out)
 }
 
 /// Whether a maximum principle puts the optimum of the field on the box's faces, as far as

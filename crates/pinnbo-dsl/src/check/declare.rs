@@ -4,6 +4,7 @@ use super::{Allow, Checker, Declared, FnDef, Lowerer, MAX_VECTOR_LEN};
 use crate::ast::{self, Ident, StmtKind};
 use crate::diag::{suggestion, Diagnostic};
 use crate::ir::*;
+use crate::source::Span;
 
 /// First pass: constants, variables, functions and fields, in file order.
 pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
@@ -16,6 +17,17 @@ pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
                 }
                 None => cx.poison(name),
             },
+            StmtKind::Param {
+                name,
+                lo,
+                hi,
+                bounds_span,
+                log,
+            } => {
+                if param(cx, name, (lo, hi), *bounds_span, *log).is_none() {
+                    cx.poison(name);
+                }
+            }
             StmtKind::Var(items) => items.iter().for_each(|item| {
                 if variable(cx, item).is_none() {
                     cx.poison(&item.name);
@@ -152,55 +164,7 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             Some(n as usize)
         }
     };
-    let lo = cx.constant(&item.lo, "the lower bound");
-    let hi = cx.constant(&item.hi, "the upper bound");
-    let (lo, hi) = (lo?, hi?);
-    if lo > hi {
-        cx.error(
-            Diagnostic::error(
-                "pde::inverted-bounds",
-                item.bounds_span,
-                format!(
-                    "the bounds of `{}` are inverted: {lo} > {hi}",
-                    item.name.name
-                ),
-            )
-            .with_label("lower bound exceeds upper bound")
-            .with_help(format!("write the lower bound first: [{hi}, {lo}]")),
-        );
-        return None;
-    }
-    if lo == hi {
-        cx.error(
-            Diagnostic::error(
-                "pde::empty-bounds",
-                item.bounds_span,
-                format!(
-                    "the bounds of `{}` are empty: both are {lo}",
-                    item.name.name
-                ),
-            )
-            .with_label("an interval of zero width")
-            .with_help("a fixed value is a constant: `const name = value`"),
-        );
-        return None;
-    }
-    if !(hi - lo).is_finite() {
-        cx.error(
-            Diagnostic::error(
-                "pde::unbounded",
-                item.bounds_span,
-                format!(
-                    "the bounds of `{}` are {lo:e} and {hi:e}: their distance is not a finite \
-                     number",
-                    item.name.name
-                ),
-            )
-            .with_label("too far apart")
-            .with_help("points are drawn between the bounds; rescale the variable"),
-        );
-        return None;
-    }
+    let (lo, hi) = interval(cx, &item.name, &item.lo, &item.hi, item.bounds_span)?;
     let first = cx.coords.len();
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
@@ -217,6 +181,90 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             .coords
             .extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
     }
+    Some(())
+}
+
+/// `[lo, hi]` of a variable or a param: finite, ordered, of finite positive width.
+fn interval(
+    cx: &mut Checker,
+    name: &Ident,
+    lo: &ast::Expr,
+    hi: &ast::Expr,
+    bounds_span: Span,
+) -> Option<(f64, f64)> {
+    let lo = cx.constant(lo, "the lower bound");
+    let hi = cx.constant(hi, "the upper bound");
+    let (lo, hi) = (lo?, hi?);
+    let name = &name.name;
+    let refused = if lo > hi {
+        Diagnostic::error(
+            "pde::inverted-bounds",
+            bounds_span,
+            format!("the bounds of `{name}` are inverted: {lo} > {hi}"),
+        )
+        .with_label("lower bound exceeds upper bound")
+        .with_help(format!("write the lower bound first: [{hi}, {lo}]"))
+    } else if lo == hi {
+        Diagnostic::error(
+            "pde::empty-bounds",
+            bounds_span,
+            format!("the bounds of `{name}` are empty: both are {lo}"),
+        )
+        .with_label("an interval of zero width")
+        .with_help("a fixed value is a constant: `const name = value`")
+    } else if !(hi - lo).is_finite() {
+        Diagnostic::error(
+            "pde::unbounded",
+            bounds_span,
+            format!(
+                "the bounds of `{name}` are {lo:e} and {hi:e}: their distance is not a finite \
+                 number"
+            ),
+        )
+        .with_label("too far apart")
+        .with_help("points are drawn between the bounds; rescale the variable")
+    } else {
+        return Some((lo, hi));
+    };
+    cx.error(refused);
+    None
+}
+
+/// `param k in [lo, hi]` (`.. log`: a scale, fitted as its logarithm, so `0 < lo`).
+fn param(
+    cx: &mut Checker,
+    name: &Ident,
+    (lo, hi): (&ast::Expr, &ast::Expr),
+    bounds_span: Span,
+    log: bool,
+) -> Option<()> {
+    let (lo, hi) = interval(cx, name, lo, hi, bounds_span)?;
+    if log && lo <= 0.0 {
+        cx.error(
+            Diagnostic::error(
+                "pde::log-bounds",
+                bounds_span,
+                format!(
+                    "`{}` is on a log scale, so its bounds must be positive; the lower is {lo}",
+                    name.name
+                ),
+            )
+            .with_label("not positive")
+            .with_help("give a positive lower bound, or drop `log` for a linear scale"),
+        );
+        return None;
+    }
+    let id = cx.params.len();
+    if !cx.declare(name, Declared::Param(id)) {
+        return None;
+    }
+    cx.params.push(Param {
+        name: name.name.clone(),
+        lo,
+        hi,
+        log,
+        span: name.span,
+    });
     Some(())
 }
 

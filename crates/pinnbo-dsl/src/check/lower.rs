@@ -5,7 +5,7 @@ use super::{Checker, Declared};
 use crate::ast::{self, BinaryOp, ExprKind, Ident, UnaryOp};
 use crate::builtins::CONSTANTS;
 use crate::diag::{suggestion, Diagnostic};
-use crate::ir::{CoordId, Expr};
+use crate::ir::{CoordId, Expr, ParamId};
 use crate::source::Span;
 
 mod calls;
@@ -19,6 +19,8 @@ pub(crate) struct Allow {
     pub derivatives: bool,
     /// `w(0)`, `T(x, 0)`: a field at a fixed point, in boundary conditions.
     pub field_at: bool,
+    /// The pde's unknown constants: in a pde alone (and the functions it calls).
+    pub params: bool,
 }
 
 impl Allow {
@@ -27,6 +29,7 @@ impl Allow {
         fields: false,
         derivatives: false,
         field_at: false,
+        params: false,
     };
     pub const KNOWN: Allow = Allow {
         coords: true,
@@ -38,10 +41,13 @@ impl Allow {
     };
     pub const PDE: Allow = Allow {
         derivatives: true,
+        params: true,
         ..Allow::VALUE
     };
+    /// An experiment's boundary data: known, so no param.
     pub const BOUNDARY: Allow = Allow {
         field_at: true,
+        params: false,
         ..Allow::PDE
     };
 
@@ -224,6 +230,12 @@ impl<'a> Lowerer<'a> {
                 }
                 Some(Value::Scalar(Expr::Field(id)))
             }
+            Some(Declared::Param(id)) => {
+                if !self.allow.params {
+                    return self.param_not_allowed(name, id, span);
+                }
+                Some(Value::Scalar(Expr::Param(id)))
+            }
             Some(Declared::Poisoned) => None,
             Some(Declared::Fn) => self.err(
                 Diagnostic::error(
@@ -254,6 +266,33 @@ impl<'a> Lowerer<'a> {
                 format!("{what} cannot appear in {context}"),
             )
             .with_label("not allowed here"),
+        )
+    }
+
+    /// A param outside a pde: the place where the file states what is known.
+    fn param_not_allowed(&mut self, name: &str, id: ParamId, span: Span) -> Lowered {
+        let place = if !self.allow.coords {
+            "a constant expression"
+        } else if !self.allow.fields {
+            "a field's closed form"
+        } else if self.allow.field_at {
+            "an experiment's boundary data"
+        } else {
+            "an objective or a constraint"
+        };
+        let declared = self.cx.param(id).span;
+        self.err(
+            Diagnostic::error(
+                "pde::param-outside-pde",
+                span,
+                format!("the param `{name}` cannot appear in {place}"),
+            )
+            .with_label("an unknown constant")
+            .with_related(declared, "declared as a param here")
+            .with_help(
+                "a closed form is the truth and a param is what is not known: a param may \
+                 appear only in a `pde` (and the `fn`s it calls); write a number here",
+            ),
         )
     }
 

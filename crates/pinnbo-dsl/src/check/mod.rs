@@ -30,6 +30,7 @@ pub(crate) enum Declared {
     },
     Fn,
     Field(FieldId),
+    Param(ParamId),
     /// A declaration that failed; uses stay silent to avoid follow-on errors.
     Poisoned,
 }
@@ -49,6 +50,7 @@ pub(crate) struct Checker {
     order: Vec<String>,
     fns: HashMap<String, FnDef>,
     coords: Vec<Coordinate>,
+    params: Vec<Param>,
     fields: Vec<Field>,
     /// Terms unrolled by indexed sums so far, to bound the work of nested sums.
     pub sum_terms: i64,
@@ -76,6 +78,10 @@ impl Checker {
 
     pub fn field_name(&self, id: FieldId) -> &str {
         &self.fields[id].name
+    }
+
+    pub fn param(&self, id: ParamId) -> &Param {
+        &self.params[id]
     }
 
     pub fn coord_name(&self, id: CoordId) -> &str {
@@ -235,6 +241,7 @@ pub(crate) fn check(
         order: Vec::new(),
         fns: HashMap::new(),
         coords: Vec::new(),
+        params: Vec::new(),
         fields: Vec::new(),
         sum_terms: 0,
         broken_definitions: Vec::new(),
@@ -247,6 +254,22 @@ pub(crate) fn check(
     let mut problem = Partial::default();
     for (i, stmt) in file.statements.iter().enumerate() {
         statement(&mut cx, &mut seen, &mut problem, i, stmt);
+    }
+    if problem.failed_pdes == 0 {
+        let used = params_used_by(&problem.pdes);
+        let unused = (0..cx.params.len()).filter(|id| !used.contains(id));
+        for id in unused.collect::<Vec<_>>() {
+            let param = cx.param(id).clone();
+            cx.diags.push(
+                Diagnostic::warning(
+                    "pde::unused-param",
+                    param.span,
+                    format!("no pde uses the param `{}`", param.name),
+                )
+                .with_label("never used")
+                .with_help("a param is an unknown constant of a pde; use it in one or remove it"),
+            );
+        }
     }
     let objective = match problem.objective.take() {
         Some(o) => Some(o),
@@ -310,6 +333,7 @@ pub(crate) fn check(
         source: source.clone(),
         name: problem.name.unwrap_or_else(|| default_name(source.name())),
         coords: cx.coords,
+        params: cx.params,
         fields: cx.fields,
         pdes: problem.pdes,
         objective,
@@ -615,6 +639,7 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         }
         StmtKind::Var(_)
         | StmtKind::Const { .. }
+        | StmtKind::Param { .. }
         | StmtKind::Fn { .. }
         | StmtKind::Field { .. } => {}
     }

@@ -162,14 +162,91 @@ fn fdm(
             }
         }
     }
+    let truth = param_truth(cx, &p.pdes, items, span);
     // Counting faces after a malformed condition would report it a second time.
     let complete = !failed && count_conditions(cx, &fname, &args, &orders, &conditions, span);
-    complete.then_some(FdmOracle {
+    (complete && truth.is_some()).then(|| FdmOracle {
         field,
         conditions,
         settings,
+        truth: truth.unwrap_or_default(),
         span,
     })
+}
+
+/// The simulated experiment's `param k = value` lines: one finite value for each param a
+/// pde uses (the optimizer never reads them), none twice, none for an undeclared name.
+fn param_truth(
+    cx: &mut Checker,
+    pdes: &[Pde],
+    items: &[BlockItem],
+    span: Span,
+) -> Option<Vec<Option<f64>>> {
+    let count = cx.params.len();
+    let mut truth: Vec<Option<(f64, Span)>> = vec![None; count];
+    let mut ok = true;
+    for item in items {
+        let BlockItem::ParamValue { name, value, span } = item else {
+            continue;
+        };
+        let Some(super::Declared::Param(id)) = cx.declared(&name.name) else {
+            let params: Vec<&str> = cx.params.iter().map(|p| p.name.as_str()).collect();
+            let help = suggestion(&name.name, params)
+                .unwrap_or_else(|| "declare it with `param name in [lo, hi]`".to_string());
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::unknown-param",
+                    name.span,
+                    format!("`{}` is not a declared param", name.name),
+                )
+                .with_label("not a param")
+                .with_help(help),
+            );
+            ok = false;
+            continue;
+        };
+        if let Some((_, first)) = truth[id] {
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::duplicate-setting",
+                    *span,
+                    format!("the true value of `{}` is given twice", name.name),
+                )
+                .with_label("given again here")
+                .with_related(first, "first given here"),
+            );
+            ok = false;
+            continue;
+        }
+        match cx.constant(value, "a param's true value") {
+            Some(v) => truth[id] = Some((v, *span)),
+            None => ok = false,
+        }
+    }
+    for id in params_used_by(pdes) {
+        if truth[id].is_none() {
+            let param = cx.param(id).clone();
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::missing-param-value",
+                    span,
+                    format!(
+                        "the simulated experiment does not say what `{}` truly is",
+                        param.name
+                    ),
+                )
+                .with_label(format!("needs `param {} = <value>`", param.name))
+                .with_related(param.span, "the pde's unknown constant, declared here")
+                .with_help(format!(
+                    "an fdm oracle simulates the experiment, so it must know the constants the \
+                     optimizer does not: add `param {} = <value>` to this block (within [{}, {}])",
+                    param.name, param.lo, param.hi
+                )),
+            );
+            ok = false;
+        }
+    }
+    ok.then(|| truth.into_iter().map(|t| t.map(|(v, _)| v)).collect())
 }
 
 /// `points` fits one spatial dimension and `grid` one entry per spatial dimension, where the

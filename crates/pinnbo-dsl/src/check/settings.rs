@@ -124,20 +124,35 @@ fn convert(kind: Kind, value: &Value) -> Option<SettingValue> {
     })
 }
 
-/// Reports boundary conditions written in a block that only takes settings.
+/// Reports boundary conditions and params' true values written in a block that only takes
+/// settings.
 pub(crate) fn reject_conditions(cx: &mut Checker, block_name: &str, items: &[BlockItem]) {
     for item in items {
-        if let BlockItem::Condition { span, .. } = item {
-            cx.diags.push(
-                Diagnostic::error(
-                    "pde::misplaced-condition",
-                    *span,
-                    format!("{block_name} takes settings, not conditions"),
-                )
-                .with_label("a condition")
-                .with_help("boundary conditions belong in an `oracle fdm { ... }` block"),
-            );
-        }
+        let (span, label, what, help) = match item {
+            BlockItem::Condition { span, .. } => (
+                span,
+                "a condition",
+                "conditions",
+                "boundary conditions belong in an `oracle fdm { ... }` block",
+            ),
+            BlockItem::ParamValue { span, .. } => (
+                span,
+                "a param's true value",
+                "params' true values",
+                "a simulated experiment states its params' true values in its \
+                 `oracle fdm { ... }` block; a real one needs none",
+            ),
+            BlockItem::Setting(_) => continue,
+        };
+        cx.diags.push(
+            Diagnostic::error(
+                "pde::misplaced-condition",
+                *span,
+                format!("{block_name} takes settings, not {what}"),
+            )
+            .with_label(label)
+            .with_help(help),
+        );
     }
 }
 

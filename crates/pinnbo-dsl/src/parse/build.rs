@@ -37,6 +37,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_field
             | Rule::kw_fn
             | Rule::kw_const
+            | Rule::kw_param
             | Rule::kw_pde
             | Rule::kw_constraint
             | Rule::kw_subject_to
@@ -83,6 +84,21 @@ impl Builder<'_> {
                 StmtKind::Const {
                     name,
                     value: self.expr(it.next()?),
+                }
+            }
+            Rule::param_decl => {
+                let name = self.ident(it.next()?);
+                let bounds = it.next()?;
+                let bounds_span = self.span(&bounds);
+                let mut b = bounds.into_inner();
+                let lo = self.expr(b.next()?);
+                let hi = self.expr(b.next()?);
+                StmtKind::Param {
+                    name,
+                    lo,
+                    hi,
+                    bounds_span,
+                    log: it.next().is_some(),
                 }
             }
             Rule::fn_decl => {
@@ -288,6 +304,12 @@ impl Builder<'_> {
                     None => Vec::new(),
                 };
                 Some(BlockItem::Condition { lhs, rhs, at, span })
+            }
+            Rule::param_value => {
+                let mut it = significant(pair);
+                let name = self.ident(it.next()?);
+                let value = self.expr(it.next()?);
+                Some(BlockItem::ParamValue { name, value, span })
             }
             Rule::setting => {
                 let mut it = pair.into_inner();

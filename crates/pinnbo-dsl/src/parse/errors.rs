@@ -61,6 +61,8 @@ fn user_words(rule: Rule) -> Option<&'static str> {
         Rule::block => "`{`",
         Rule::condition => "a condition `lhs = rhs at x = a`",
         Rule::setting => "a setting `key value`",
+        Rule::param_value => "a param's true value `param k = 2.5`",
+        Rule::log_scale => "`log`",
         Rule::dims | Rule::duration | Rule::list | Rule::signed => "a value",
         Rule::oracle_fdm | Rule::oracle_command | Rule::oracle_closed_form => {
             "an oracle kind (`fdm`, `command`, `closed-form`)"

@@ -4,6 +4,7 @@
 //! and its search are the plain GP methods' ([`GpSearch`]).
 
 pub mod model_check;
+pub mod params;
 
 use crate::oracle::NoiseModel;
 use crate::space::Space;
@@ -11,16 +12,19 @@ use crate::strategies::gp_bo::{
     hyper_diagnostics, plain_diagnostics, points_and_values, unreadable, GpSearch, PART,
 };
 use crate::strategies::pde::{
-    objective_field, optimum_on_faces, residuals as residuals_at, PdeError,
+    objective_field, optimum_on_faces, param_centre, residuals as residuals_at, PdeEquations,
+    PdeError,
 };
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
+use params::PdeParams;
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::methods::MethodSettings;
+use pinnbo_dsl::ir::FieldId;
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
@@ -38,8 +42,16 @@ const FACES_CHECK_POINTS: usize = 4096;
 pub struct PhysicsGp {
     /// The constraints, the criterion and its search.
     pub gp: GpSearch,
-    /// The pde at the residual points, as the GP models the objective (minimized).
+    /// The pde at the residual points, as the GP models the objective (minimized); with
+    /// params, at the centre of their box (each fit reads [`PhysicsGp::params`] instead).
     pub residuals: Residuals,
+    /// The pde's unknown constants, fitted each step with the hyperparameters.
+    pub params: Option<PdeParams>,
+    /// Whether the objective is maximized (the faces are rechecked at each step's estimate
+    /// of the params).
+    maximize: bool,
+    /// What that recheck needs: the problem, the objective's field, the operators, the seed.
+    faces_check: Option<(Problem, FieldId, OperatorRegistry, u64)>,
     pub scaling: Scaling,
     /// A maximum principle puts the optimum on the box's faces: the acquisition searches
     /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
@@ -90,6 +102,14 @@ impl PdeFit {
         }
     }
 
+    /// The pde's model, whether or not the acquisition uses it.
+    fn with_pde(&self) -> &PdeGp {
+        match self {
+            PdeFit::Unchecked(gp) | PdeFit::WithDiscrepancy(gp) => gp,
+            PdeFit::Checked { with_pde, .. } => with_pde,
+        }
+    }
+
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
@@ -119,8 +139,8 @@ impl PhysicsGp {
         seed: u64,
     ) -> Result<PhysicsGp, StrategyError> {
         let field = objective_field(problem, "the physics-informed GP")?;
-        let residuals = residuals_at(problem, field, operators, s.count("residual_points"), seed)
-            .map_err(|e| {
+        let count = s.count("residual_points");
+        let residuals = residuals_at(problem, field, operators, count, seed).map_err(|e| {
             let hint = match e {
                 PdeError::Linear {
                     source: LinearError::Nonlinear { .. },
@@ -134,13 +154,23 @@ impl PhysicsGp {
             StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
         })?;
         let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
+        let equations = PdeEquations::new(problem, field, operators, count, seed)
+            .map_err(|e| StrategyError::Unusable(format!("physics-gp: {e}")))?;
+        let params = PdeParams::new(problem, equations, maximize);
         // The maximum principle's conditions hold at the residual points; a source
         // concentrated between them could still break them, so they are checked again at
-        // many more points before the faces are trusted (once per run).
+        // many more points before the faces are trusted (once per run; with params, at
+        // each step's estimate).
+        let faces_check = (params.is_some() && problem.constraints.is_empty())
+            .then(|| (problem.clone(), field, operators.clone(), seed));
         let faces = problem.constraints.is_empty()
+            && params.is_none()
             && optimum_on_faces(&residuals, maximize)
-            && residuals_at(problem, field, operators, FACES_CHECK_POINTS, seed)
-                .is_ok_and(|dense| optimum_on_faces(&dense, maximize));
+            && faces_hold_densely(
+                (problem, field, operators, seed),
+                maximize,
+                &param_centre(problem),
+            );
         // The GP models the objective as minimized, `−f` for `maximize`.
         let residuals = match maximize {
             true => residuals.negated(),
@@ -152,6 +182,9 @@ impl PhysicsGp {
         Ok(PhysicsGp {
             gp: GpSearch::from_settings(s, s.choice("criterion"), kernel),
             residuals,
+            params,
+            maximize,
+            faces_check,
             scaling: s.choice("scaling"),
             check: s.choice("check"),
             faces,
@@ -181,7 +214,11 @@ impl PhysicsGp {
             mean: self.gp.model.mean,
             discrepancy: self.check == Check::Discrepancy,
         };
-        let with_pde = PdeGp::fit(model, &x, &y, &self.residuals, starts, noise).within(PART)?;
+        let with_pde = match &self.params {
+            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, noise),
+            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, noise),
+        }
+        .within(PART)?;
         let mut hyper = FittedHyper {
             with_pde: with_pde.hyper.clone(),
             without: None,
@@ -229,6 +266,38 @@ impl PhysicsGp {
     }
 }
 
+impl PhysicsGp {
+    /// Whether a maximum principle puts the optimum on the faces: decided once without
+    /// params, at each fit's estimate of them with params.
+    fn faces_at_estimate(&self, gp: &PdeGp) -> bool {
+        let (Some(params), Some((problem, field, operators, seed))) =
+            (&self.params, &self.faces_check)
+        else {
+            return self.faces;
+        };
+        let phi = &gp.hyper.params;
+        let sparse = params.field_equations(phi);
+        sparse.is_some_and(|r| optimum_on_faces(&r, self.maximize))
+            && faces_hold_densely(
+                (problem, *field, operators, *seed),
+                self.maximize,
+                &params.values(phi),
+            )
+    }
+}
+
+/// Whether the maximum principle's conditions hold at [`FACES_CHECK_POINTS`] points of the
+/// box with the params at `values`.
+fn faces_hold_densely(
+    (problem, field, operators, seed): (&Problem, FieldId, &OperatorRegistry, u64),
+    maximize: bool,
+    values: &[f64],
+) -> bool {
+    PdeEquations::new(problem, field, operators, FACES_CHECK_POINTS, seed)
+        .and_then(|e| e.at(values, &[]))
+        .is_ok_and(|(dense, _)| optimum_on_faces(&dense, maximize))
+}
+
 /// A physics-informed fit's diagnostics.
 fn fit_diagnostics(gp: &PdeGp) -> Diagnostics {
     hyper_diagnostics(&gp.hyper.gp, gp.nll, gp.jitter())
@@ -270,7 +339,9 @@ impl Strategy for PhysicsGp {
             .transpose()?;
         self.previous = (saved.physics.as_deref())
             .map(|v| {
-                PdeHyper::from_packed(v, self.check == Check::Discrepancy).ok_or_else(unreadable)
+                let params = self.params.as_ref().map_or(0, PdeParams::count);
+                PdeHyper::from_packed(v, self.check == Check::Discrepancy, params)
+                    .ok_or_else(unreadable)
             })
             .transpose()?;
         self.record = saved.record;
@@ -306,8 +377,11 @@ impl Strategy for PhysicsGp {
         self.previous_without = hyper.without.or(self.previous_without.take());
         // The maximum principle is the pde's: once the data drop the pde it says nothing of
         // where the optimum is.
-        let faces = self.faces && fit.keeps_pde();
-        let fitted = fitted.with("pde_kept", fit.keeps_pde());
+        let faces = self.faces_at_estimate(fit.with_pde()) && fit.keeps_pde();
+        let mut fitted = fitted.with("pde_kept", fit.keeps_pde());
+        if let Some(params) = &self.params {
+            fitted = params.report(fitted, fit.with_pde());
+        }
         let proposal = (self.gp).propose_with(fit.model(), fitted, faces, history, clock, rng)?;
         if let (
             true,

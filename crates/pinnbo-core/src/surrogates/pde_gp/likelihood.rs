@@ -3,6 +3,7 @@
 //! (docs/algorithms.md §8).
 
 use super::kernel::{covariance_in, Functional, Scratch};
+use super::params::ParamSlope;
 use super::{Discrepancy, PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
 use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
@@ -289,14 +290,42 @@ pub(super) fn factors(
     Some((joint, pde, c))
 }
 
+/// `cov(N′[f](z_p), row q)` at unit signal for every residual row `p` (`N′` its equation's
+/// derivative in one param) and every row `q`: the Gram matrix moves by `s² (G′ + G′ᵀ)`.
+pub(super) fn slope_cross(
+    functionals: &[Functional],
+    slope: &ParamSlope,
+    inv_l: &[f64],
+) -> Mat<f64> {
+    let rows: Vec<Vec<f64>> = (slope.functionals.par_iter())
+        .map(|derivative| {
+            let mut scratch = Scratch::default();
+            (functionals.iter())
+                .map(|f| covariance_in(&mut scratch, derivative, f, inv_l, None))
+                .collect()
+        })
+        .collect();
+    Mat::from_fn(rows.len(), functionals.len(), |p, q| rows[p][q])
+}
+
+/// One param's slope and its [`slope_cross`], with the fitted constant prior mean: what
+/// the likelihood's derivative in a param needs beside the Gram matrix.
+pub(super) struct ParamMove<'a> {
+    pub(super) slope: &'a ParamSlope,
+    pub(super) cross: &'a Mat<f64>,
+    pub(super) constant: f64,
+}
+
 /// The negative log likelihood of `f`'s rows and its gradient in the packed log-parameters:
-/// `½ Σ_pq W_pq D_p D_q ∂A_pq/∂θ` with `W = Â⁻¹ − α̂α̂ᵀ`.
+/// `½ Σ_pq W_pq D_p D_q ∂A_pq/∂θ` with `W = Â⁻¹ − α̂α̂ᵀ`; in a param the targets move too,
+/// adding `aᵀ ∂(y − c h)/∂θ` with `a = A⁻¹(y − c h) = D α̂`.
 pub(super) fn likelihood_gradient(
     gram: &Gram,
     f: &Factored,
     observed: usize,
     h: &PdeHyper,
     scaling: Scaling,
+    params: &[ParamMove],
 ) -> Vec<f64> {
     let n = gram.k.nrows();
     let first = f.first;
@@ -345,6 +374,25 @@ pub(super) fn likelihood_gradient(
             grad[d + 2] += wjj * noise;
         }
     }
+    let residual_rows = first.max(observed)..n;
+    for m in params {
+        let cross = |p: usize, q: usize| m.cross[(p - observed, q)];
+        let mean_diagonal = (observed..n).map(|j| cross(j, j)).sum::<f64>() / residuals;
+        let mut g = 0.0;
+        for p in residual_rows.clone() {
+            g += (first..n).map(|q| w(p, q) * s2 * cross(p, q)).sum::<f64>();
+            // ρ s² k_pp (or its mean) moves with the equation: by 2 ρ s² G′_pp.
+            let own = match scaling {
+                Scaling::Point => cross(p, p),
+                Scaling::Global => mean_diagonal,
+            };
+            g += w(p, p) * rho * s2 * own;
+            let a = f.scale[p - first] * f.alpha[p - first];
+            let r = p - observed;
+            g += a * (m.slope.targets[r] - m.constant * m.slope.ones[r]);
+        }
+        grad.push(g);
+    }
     grad
 }
 
@@ -357,14 +405,30 @@ pub(super) fn likelihood_gradient(
 ///
 /// The constant prior mean is at its optimum for `theta` ([`factors`]), so the gradient in
 /// the other parameters is the one at that constant held fixed.
-pub(super) fn objective(rows: &Rows, model: PdeModel, theta: &[f64]) -> Option<(f64, Vec<f64>)> {
-    let h = PdeHyper::unpack(theta, model.discrepancy);
+pub(super) fn objective(
+    rows: &Rows,
+    slopes: &[ParamSlope],
+    model: PdeModel,
+    theta: &[f64],
+) -> Option<(f64, Vec<f64>)> {
+    let h = PdeHyper::unpack(theta, model.discrepancy, slopes.len());
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let mut gram = gram(&rows.functionals, &inv_l, true);
     gram.delta = Delta::at(rows, h.discrepancy.as_ref());
-    let (joint, pde, _) = factors(&gram, rows, &h, model.scaling, model.mean)?;
+    let (joint, pde, constant) = factors(&gram, rows, &h, model.scaling, model.mean)?;
+    let crosses: Vec<Mat<f64>> = (slopes.iter())
+        .map(|slope| slope_cross(&rows.functionals, slope, &inv_l))
+        .collect();
+    let moves: Vec<ParamMove> = (slopes.iter().zip(&crosses))
+        .map(|(slope, cross)| ParamMove {
+            slope,
+            cross,
+            constant,
+        })
+        .collect();
     // The two gradients are over different matrices: one on each core.
-    let gradient = |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling);
+    let gradient =
+        |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling, &moves);
     let (mut grad, pde_grad) = rayon::join(|| gradient(&joint), || pde.as_ref().map(gradient));
     let value = joint.nll - pde.as_ref().map_or(0.0, |p| p.nll);
     if let Some(pde_grad) = pde_grad {
@@ -390,6 +454,7 @@ pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f
 
 /// What the model conditions on: the observations' point values first, then the residual
 /// equations, with targets for the standardized field.
+#[derive(Clone)]
 pub(super) struct Rows {
     pub(super) functionals: Vec<Functional>,
     pub(super) observed: usize,

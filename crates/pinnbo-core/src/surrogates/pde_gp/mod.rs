@@ -17,6 +17,7 @@
 
 pub mod kernel;
 mod likelihood;
+pub mod params;
 mod target_spread;
 
 use crate::numerics::cholesky::Spd;
@@ -30,6 +31,8 @@ use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, squared_distance, value_only, Delta, Rows};
 use rayon::prelude::*;
+use params::{base_params, laplace_std, sweep, RowSource};
+pub use params::ParamEquations;
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).
@@ -69,6 +72,16 @@ impl Residuals {
         }
     }
 
+    /// Every equation times `factor` (coefficients, target and coefficient of `f` alike).
+    pub fn scaled(mut self, factor: f64) -> Residuals {
+        for f in &mut self.functionals {
+            f.terms.iter_mut().for_each(|t| t.coefficient *= factor);
+        }
+        self.targets.iter_mut().for_each(|g| *g *= factor);
+        self.value_coefficients.iter_mut().for_each(|c| *c *= factor);
+        self
+    }
+
     /// The same equations for `−f`: a linear operator gives `N[−f] = −g`.
     pub fn negated(mut self) -> Residuals {
         self.targets.iter_mut().for_each(|g| *g = -*g);
@@ -76,12 +89,15 @@ impl Residuals {
     }
 }
 
-/// Log-parameters: the plain GP's, ρ of the residual equations' noise, and the discrepancy's.
+/// Log-parameters: the plain GP's, ρ of the residual equations' noise, and the
+/// discrepancy's; and the pde's params, each in the coordinate it is fitted in (its log for
+/// a `log` param).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PdeHyper {
     pub gp: Hyper,
     pub log_relative: f64,
     pub discrepancy: Option<Discrepancy>,
+    pub params: Vec<f64>,
 }
 
 /// What the pde does not explain (Kennedy and O'Hagan): the observations are `f + δ + ε`
@@ -96,25 +112,27 @@ pub struct Discrepancy {
 
 impl PdeHyper {
     /// Length scales, signal, noise, ρ and the discrepancy's signal and length scale, as
-    /// logs: the form saved between steps.
+    /// logs, then the params: the form saved between steps.
     pub fn pack(&self) -> Vec<f64> {
         let mut v = self.gp.pack();
         v.push(self.log_relative);
         if let Some(delta) = &self.discrepancy {
             v.extend([delta.log_signal, delta.log_lengthscale]);
         }
+        v.extend(&self.params);
         v
     }
 
-    /// The inverse of [`PdeHyper::pack`] for a model with or without a discrepancy; None
-    /// when `v` has no length scale or a non-finite entry.
-    pub fn from_packed(v: &[f64], discrepancy: bool) -> Option<PdeHyper> {
-        let least = if discrepancy { 6 } else { 4 };
+    /// The inverse of [`PdeHyper::pack`] for a model with or without a discrepancy and with
+    /// `params` params; None when `v` has no length scale or a non-finite entry.
+    pub fn from_packed(v: &[f64], discrepancy: bool, params: usize) -> Option<PdeHyper> {
+        let least = if discrepancy { 6 } else { 4 } + params;
         (v.len() >= least && v.iter().all(|x| x.is_finite()))
-            .then(|| PdeHyper::unpack(v, discrepancy))
+            .then(|| PdeHyper::unpack(v, discrepancy, params))
     }
 
-    fn unpack(v: &[f64], discrepancy: bool) -> PdeHyper {
+    pub(crate) fn unpack(v: &[f64], discrepancy: bool, params: usize) -> PdeHyper {
+        let (v, params) = v.split_at(v.len() - params);
         let (v, delta) = match discrepancy {
             true => {
                 let (v, delta) = v.split_at(v.len() - 2);
@@ -131,6 +149,7 @@ impl PdeHyper {
             gp: Hyper::unpack(gp),
             log_relative: relative[0],
             discrepancy: delta,
+            params: params.to_vec(),
         }
     }
 }
@@ -193,6 +212,9 @@ pub struct PdeGp {
     pub target_spread: Option<TargetSpread>,
     /// How many of the conditioning rows are observations (they come first).
     observed: usize,
+    /// The Laplace approximation's standard deviation of each param, in the coordinate it
+    /// is fitted in (the values are `hyper.params`); empty without params.
+    pub param_std: Vec<f64>,
 }
 
 impl PdeGp {
@@ -207,10 +229,50 @@ impl PdeGp {
         known_noise: Option<f64>,
     ) -> Result<PdeGp, GpError> {
         let rows = Rows::new(x, values, residuals)?;
-        let d = x[0].len();
+        let equations = residuals.targets.len();
+        PdeGp::fit_rows(model, RowSource::Fixed(rows), equations, starts, known_noise)
+    }
+
+    /// [`PdeGp::fit`] for a pde with unknown constants: they are fitted with the
+    /// hyperparameters ([`params`]), and [`PdeGp::param_std`] holds their uncertainty.
+    pub fn fit_with_params(
+        model: PdeModel,
+        x: &[Vec<f64>],
+        values: &[f64],
+        equations: &dyn ParamEquations,
+        starts: Starts<PdeHyper>,
+        known_noise: Option<f64>,
+    ) -> Result<PdeGp, GpError> {
+        if x.is_empty() {
+            return Err(GpError::Empty);
+        }
+        // The number of equations at the start (a point on a pole of some value is left out).
+        let previous = starts.previous.map(|h| h.params.as_slice());
+        let start = base_params(&equations.bounds(), previous);
+        let count = equations.at(&start).map_or(0, |(r, _)| r.targets.len());
+        let source = RowSource::Params {
+            equations,
+            x,
+            values,
+        };
+        PdeGp::fit_rows(model, source, count, starts, known_noise)
+    }
+
+    fn fit_rows(
+        model: PdeModel,
+        source: RowSource,
+        equations: usize,
+        starts: Starts<PdeHyper>,
+        known_noise: Option<f64>,
+    ) -> Result<PdeGp, GpError> {
+        let (d, standardizer) = source.dim_and_standardizer();
+        let param_bounds = match &source {
+            RowSource::Fixed(_) => Vec::new(),
+            RowSource::Params { equations, .. } => equations.bounds(),
+        };
         // A known observation noise is held fixed, as for the plain GP; every start takes it.
-        let noise = noise_bounds(NOISE, known_noise, &rows.standardizer);
-        let shortest = shortest_lengthscale(residuals.targets.len(), d);
+        let noise = noise_bounds(NOISE, known_noise, &standardizer);
+        let shortest = shortest_lengthscale(equations, d);
         // A start moved into the fit's bounds: the noise and the length scales.
         let start_discrepancy = || {
             model.discrepancy.then(|| Discrepancy {
@@ -227,13 +289,18 @@ impl PdeGp {
             if h.discrepancy.is_some() != model.discrepancy {
                 h.discrepancy = start_discrepancy();
             }
+            for (p, (lo, hi)) in h.params.iter_mut().zip(&param_bounds) {
+                *p = p.clamp(*lo, *hi);
+            }
             h
         };
         let previous = starts.previous.cloned().map(admissible);
+        let base = base_params(&param_bounds, previous.as_ref().map(|h| h.params.as_slice()));
         // The likelihood in the length scales has many local optima when a pde resolves
         // finer detail than the observations: the fit starts from the best `restarts` of a
-        // coarse grid (one length scale for all inputs) and the previous step's optimum,
-        // ranked by their value.
+        // coarse grid (one length scale for all inputs, at the last estimate of the params),
+        // the best grid point at each of the params' sweep, and the previous step's
+        // optimum, ranked by their value.
         let mut grid: Vec<PdeHyper> = RAW_LENGTHSCALES
             .iter()
             .flat_map(|l| RAW_SIGNALS.iter().map(move |s| (l, s)))
@@ -247,19 +314,29 @@ impl PdeGp {
                 },
                 log_relative: f64::ln(relative),
                 discrepancy: start_discrepancy(),
+                params: base.clone(),
             })
             .map(admissible)
             .collect();
-        // Grid points below the shortest length scale all moved onto it: score it once.
+        // Grid points below the shortest length scale all moved onto it: score them once.
         grid.dedup();
+        let score = |h: PdeHyper| {
+            let value = source.with(&h.params, |rows, _| value_only(rows, model, &h))?;
+            Some((value, h))
+        };
         let mut raw: Vec<(f64, PdeHyper)> = grid
             .into_iter()
             .chain(previous.clone())
-            .filter_map(|h| {
-                let value = value_only(&rows, model, &h)?;
-                Some((value, h))
-            })
+            .filter_map(score)
             .collect();
+        raw.sort_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((_, best)) = raw.first().cloned() {
+            let swept = sweep(&param_bounds).into_iter().map(|params| PdeHyper {
+                params,
+                ..best.clone()
+            });
+            raw.extend(swept.filter_map(score));
+        }
         // A stable sort: ties keep the grid's order, so the fit is deterministic.
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
         let candidates: Vec<PdeHyper> = raw
@@ -267,18 +344,26 @@ impl PdeGp {
             .take(starts.restarts.max(1))
             .map(|(_, h)| h)
             .collect();
-        let parameters = d + 3 + if model.discrepancy { 2 } else { 0 };
-        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..parameters)
+        let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 3)
             .map(|i| match i {
                 _ if i < d => (shortest, LENGTHSCALE.1),
                 _ if i == d => SIGNAL,
                 _ if i == d + 1 => noise,
-                _ if i == d + 2 => RELATIVE,
-                _ if i == d + 3 => DISCREPANCY_SIGNAL,
-                _ => DISCREPANCY_LENGTHSCALE,
+                _ => RELATIVE,
             })
+            .chain(
+                (model.discrepancy.then_some([DISCREPANCY_SIGNAL, DISCREPANCY_LENGTHSCALE]))
+                    .into_iter()
+                    .flatten(),
+            )
+            .chain(param_bounds.iter().copied())
             .unzip();
-        let f = |theta: &[f64]| objective(&rows, model, theta);
+        let params = param_bounds.len();
+        let f = |theta: &[f64]| {
+            source.with(&theta[theta.len() - params..], |rows, slopes| {
+                objective(rows, slopes, model, theta)
+            })
+        };
         // Starts one after another: each fit's Gram rows already run in parallel.
         let mut best: Option<(f64, Vec<f64>)> = None;
         for start in &candidates {
@@ -295,20 +380,33 @@ impl PdeGp {
                 }
             }
         }
-        let hyper = match best {
-            Some((_, theta)) => PdeHyper::unpack(&theta, model.discrepancy),
+        let (hyper, param_std) = match best {
+            Some((_, theta)) => {
+                let std = match params {
+                    0 => Vec::new(),
+                    _ => laplace_std(|t| f(t).map(|(_, g)| g), &theta, (&lo, &hi), params),
+                };
+                (PdeHyper::unpack(&theta, model.discrepancy, params), std)
+            }
             // No start factored: the pde trusted loosely and a large noise always factor.
-            None => PdeHyper {
-                gp: Hyper {
-                    log_lengthscales: vec![0.2f64.ln(); d],
-                    log_signal: 0.0,
-                    log_noise: NOISE.1,
-                },
-                log_relative: RELATIVE.1,
-                discrepancy: start_discrepancy(),
-            },
+            None => {
+                let hyper = PdeHyper {
+                    gp: Hyper {
+                        log_lengthscales: vec![0.2f64.ln(); d],
+                        log_signal: 0.0,
+                        log_noise: NOISE.1,
+                    },
+                    log_relative: RELATIVE.1,
+                    discrepancy: start_discrepancy(),
+                    params: base,
+                };
+                (hyper, vec![f64::INFINITY; params])
+            }
         };
-        PdeGp::condition(rows, hyper, model)
+        let rows = source.rows(&hyper.params).ok_or(GpError::Empty)?;
+        let mut gp = PdeGp::condition(rows, hyper, model)?;
+        gp.param_std = param_std;
+        Ok(gp)
     }
 
     /// The posterior at fixed hyperparameters (`model.prior` is not used).
@@ -350,6 +448,7 @@ impl PdeGp {
             standardizer: rows.standardizer,
             nll: f.nll - pde.as_ref().map_or(0.0, |p| p.nll),
             target_spread: pde.map(|p| p.target_spread(&gram, s2, constant)),
+            param_std: Vec::new(),
         })
     }
 

@@ -67,6 +67,7 @@ fn hyper(lengthscale: f64) -> PdeHyper {
         },
         log_relative: 1e-6f64.ln(),
         discrepancy: None,
+        params: Vec::new(),
     }
 }
 
@@ -534,7 +535,7 @@ fn the_fit_gradient_matches_differences() {
             )
             .collect();
         let rows = Rows::new(&x, &values, &pde(v)).unwrap();
-        let f = |t: &[f64]| objective(&rows, model, t).unwrap();
+        let f = |t: &[f64]| objective(&rows, &[], model, t).unwrap();
         let (_, g) = f(&theta);
         let eps = 1e-6;
         for i in 0..theta.len() {

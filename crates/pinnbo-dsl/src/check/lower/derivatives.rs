@@ -88,6 +88,7 @@ impl Lowerer<'_> {
                 Some(Declared::Const(_)) => format!("`{n}` is a constant"),
                 Some(Declared::Fn) => format!("`{n}` is a function"),
                 Some(Declared::Field(_)) => format!("`{n}` is a field"),
+                Some(Declared::Param(_)) => format!("`{n}` is a param (a constant)"),
                 None if self.locals.iter().any(|(l, _)| l == n) => format!("`{n}` is a local name"),
                 None => {
                     let vars: Vec<&str> = self
