@@ -1,0 +1,12 @@
+# An anisotropic operator with two unknown constants (c = 1.6, r = 15.4): two modes pin both.
+# Written for issue 38 before any run; not changed after.
+problem "two-constants"
+var x in [0, 2], y in [0, 1.5]
+param c in [0.3, 5] log
+param r in [1, 40] log
+field u(x, y) = cos(3*x)*cos(2*y) + 0.6*cos(x)*cos(3*y)
+pde d(u, x, 2) + c*d(u, y, 2) + r*u = 0
+minimize u
+optimum -1.2953389258803474              # at (0, 1.27218), by optima.py
+noise added variance 1% of range
+budget 25, init 8 sobol
