@@ -210,6 +210,17 @@ fn a_killed_physics_informed_run_resumes_to_the_same_trajectory() {
     );
 }
 
+/// With a param, each fit starts from the previous step's estimate of it as well, saved with
+/// the hyperparameters.
+#[test]
+fn a_killed_run_fitting_a_param_resumes_to_the_same_trajectory() {
+    killed_and_resumed(
+        "solve-resume-param",
+        "param a in [0.5, 4] log\npde d(f, x1) = a*(x1 - 0.3)\n\
+         method physics-gp { residual_points 16 }\n",
+    );
+}
+
 /// With `check prequential` the choice between the models with and without the pde depends
 /// on the record of their predictions, saved with the journal.
 #[test]

@@ -351,6 +351,13 @@ impl Observer for Progress {
     }
 }
 
+/// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
+fn significant(v: f64, digits: usize) -> f64 {
+    format!("{v:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(v)
+}
+
 fn write_outputs(run: &mut Run) -> Result<(), String> {
     run.write_outputs()?;
     draw_evaluations(run)?;
@@ -557,6 +564,12 @@ fn print_report(run: &Run, s: &Summary) {
             "progress   {state}; last expected improvement {:.2e} of the observations' spread",
             c.expected_improvement_relative
         );
+    }
+    for (name, e) in &s.parameters {
+        let std = e.std.map_or("(not pinned by the data)".to_string(), |s| {
+            format!("± {}", significant(s, 3))
+        });
+        println!("param      {name} = {} {std}", significant(e.value, 6));
     }
     println!(
         "time       {:.2} s proposing, {:.2} s evaluating",

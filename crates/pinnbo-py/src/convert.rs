@@ -2,7 +2,7 @@
 //! extension does not depend on numpy's C API or its version) and plain dicts.
 
 use pinnbo_core::run::journal::Record;
-use pinnbo_core::run::{Best, Convergence};
+use pinnbo_core::run::{Best, Convergence, ParamEstimate};
 use pinnbo_dsl::Problem;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -50,6 +50,21 @@ pub fn convergence<'py>(py: Python<'py>, c: &Convergence) -> PyResult<Bound<'py,
     out.set_item("threshold", c.threshold)?;
     out.set_item("converged_since", c.converged_since)?;
     out.set_item("stopped_at", c.stopped_at)?;
+    Ok(out)
+}
+
+/// The params' estimates as `summary.json` has them: `{name: {"value", "std"}}`.
+pub fn parameters<'py>(
+    py: Python<'py>,
+    estimates: &std::collections::BTreeMap<String, ParamEstimate>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let out = PyDict::new(py);
+    for (name, e) in estimates {
+        let one = PyDict::new(py);
+        one.set_item("value", e.value)?;
+        one.set_item("std", e.std)?;
+        out.set_item(name, one)?;
+    }
     Ok(out)
 }
 

@@ -280,6 +280,14 @@ impl Optimizer {
             .transpose()
     }
 
+    /// The last estimate of the pde's unknown constants (`param` in the file), by name:
+    /// `{"k": {"value": 2.51, "std": 0.08}}`, `std` None where the data do not pin it; empty
+    /// without params or before the first fit.
+    #[getter]
+    fn parameters<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        convert::parameters(py, &self.locked().summary().parameters)
+    }
+
     /// Every evaluation: `x`, `objective`, `constraints` (NaN where it failed), `failure`,
     /// `phase` and `id`.
     #[getter]

@@ -1,13 +1,15 @@
 //! What a run reports of itself (`summary.json`, `solve`'s report, the Python package): the
-//! best feasible evaluation, the totals, and for expected-improvement methods whether they
-//! still find anything worth evaluating.
+//! best feasible evaluation, the totals, for expected-improvement methods whether they
+//! still find anything worth evaluating, and the last estimate of the pde's params.
 
 use super::journal::Record;
 use super::RunConfig;
 use crate::oracle::minimized;
 use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT};
+use crate::strategies::physics_gp::params::PARAMETERS;
 use pinnbo_dsl::Problem;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The best feasible evaluation so far and the run's totals.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -25,7 +27,27 @@ pub struct Summary {
     /// Absent for methods that report no expected improvement.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub convergence: Option<Convergence>,
+    /// The last estimate of the pde's unknown constants, by name (absent without any).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub parameters: BTreeMap<String, ParamEstimate>,
 }
+
+/// A fitted param: its estimate and the Laplace approximation's standard deviation (None
+/// when the data do not pin it).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ParamEstimate {
+    pub value: f64,
+    pub std: Option<f64>,
+}
+
+/// The estimates of the last step that reported any (`parameters` in its diagnostics).
+pub fn last_parameters(records: &[Record]) -> BTreeMap<String, ParamEstimate> {
+    (records.iter().rev())
+        .find_map(|r| r.diagnostics.get(PARAMETERS))
+        .and_then(|v| serde_json::from_value(v.clone()).ok())
+        .unwrap_or_default()
+}
+
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
@@ -73,6 +95,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
         convergence: Convergence::of(records),
+        parameters: last_parameters(records),
     }
 }
 

@@ -9,6 +9,9 @@ use pinnbo_dsl::ir::{Param, ParamId};
 use pinnbo_dsl::Problem;
 use serde_json::{json, Map, Value};
 
+/// The diagnostics key under which a step reports its estimates of the params.
+pub const PARAMETERS: &str = "parameters";
+
 /// The pde's equations as functions of the params it uses (their fitted coordinates `φ`:
 /// the value, or its log for a `log` param), for the objective as the GP models it.
 pub struct PdeParams {
@@ -70,7 +73,7 @@ impl PdeParams {
 
     /// `diagnostics` with the estimate under `parameters`.
     pub fn report(&self, diagnostics: Diagnostics, gp: &PdeGp) -> Diagnostics {
-        diagnostics.with("parameters", self.estimate(gp))
+        diagnostics.with(PARAMETERS, self.estimate(gp))
     }
 }
 
