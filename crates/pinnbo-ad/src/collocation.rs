@@ -5,7 +5,7 @@
 
 use crate::mlp::{Activation, Mlp};
 use crate::operators::OperatorRegistry;
-use crate::residual::{Residual, ResidualError};
+use crate::residual::{Residual, ResidualError, TrainableParam};
 use crate::sampling::{in_box, on_face, Sampling};
 use crate::train::ResidualTerm;
 use candle_core::{DType, Device, Tensor};
@@ -44,6 +44,9 @@ pub struct CollocationConfig {
     pub seed: u64,
     pub boundary_weight: f64,
     pub pde_weight: f64,
+    /// The pde's params as training variables (an inverse PINN); empty when the pde has
+    /// none.
+    pub params: Vec<TrainableParam>,
 }
 
 impl CollocationConfig {
@@ -56,6 +59,7 @@ impl CollocationConfig {
             seed,
             boundary_weight: 1.0,
             pde_weight: 1.0,
+            params: Vec::new(),
         }
     }
 }
@@ -92,7 +96,7 @@ pub fn residual_terms(
             config.sampling,
             config.seed.wrapping_add(k as u64),
         );
-        let residual = Residual::with_operators(problem, pde, field, operators)?;
+        let residual = Residual::trainable(problem, pde, field, operators, &config.params)?;
         if net.config().activation == Activation::Relu && residual.order() >= 2 {
             return Err(CollocationError::ReluOrder(residual.order()));
         }

@@ -26,4 +26,4 @@ pub use jet::Jet;
 pub use mlp::{Activation, Mlp, MlpConfig, Parameterization};
 pub use multi::{IndexSet, MultiIndex};
 pub use operators::{LoweringContext, Operator, OperatorRegistry};
-pub use residual::{Residual, ResidualError};
+pub use residual::{Residual, ResidualError, TrainableParam};

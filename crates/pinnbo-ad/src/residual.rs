@@ -17,7 +17,7 @@ use crate::mlp::{LayerTrace, Mlp};
 use crate::multi::{IndexSet, MultiIndex};
 use crate::operators::{LoweringContext, OperatorRegistry};
 use crate::scalar::ScalarFn;
-use candle_core::{Result, Tensor};
+use candle_core::{Result, Tensor, Var};
 use pinnbo_dsl::builtins::Builtin;
 use pinnbo_dsl::eval::eval_const;
 use pinnbo_dsl::ir::{BinaryOp, CoordId, Expr, FieldId, ParamId, Pde, Problem};
@@ -56,6 +56,28 @@ pub struct Residual {
     network_set: Arc<IndexSet>,
     /// The sums of derivatives carried collapsed (each a sum entry of `network_set`).
     collapsed: Vec<Vec<MultiIndex>>,
+    /// The pde's params as training variables (an inverse PINN): empty unless built by
+    /// [`Residual::trainable`].
+    params: Vec<TrainableParam>,
+}
+
+/// A param of the pde trained with the network: the variable holds its value, or its log
+/// for a `log` param (so that training steps in the coordinate the param is fitted in).
+#[derive(Clone, Debug)]
+pub struct TrainableParam {
+    pub id: ParamId,
+    pub var: Var,
+    pub log: bool,
+}
+
+impl TrainableParam {
+    /// The param's value as a tensor of shape `[1]` (differentiable in the variable).
+    fn value(&self) -> Result<Tensor> {
+        match self.log {
+            true => self.var.as_tensor().exp(),
+            false => Ok(self.var.as_tensor().clone()),
+        }
+    }
 }
 
 impl Residual {
@@ -76,7 +98,25 @@ impl Residual {
         operators: &OperatorRegistry,
     ) -> std::result::Result<Residual, ResidualError> {
         let expr = Residual::lowered(problem, pde, field, operators)?;
-        Residual::build(problem, expr, field)
+        Residual::build(problem, expr, field, Vec::new())
+    }
+
+    /// The residual with its params read from training variables, `params` (every param
+    /// the pde uses must be among them).
+    pub fn trainable(
+        problem: &Problem,
+        pde: &Pde,
+        field: FieldId,
+        operators: &OperatorRegistry,
+        params: &[TrainableParam],
+    ) -> std::result::Result<Residual, ResidualError> {
+        let expr = Residual::lowered(problem, pde, field, operators)?;
+        Residual::build(problem, expr, field, params.to_vec())
+    }
+
+    /// The training variables of the pde's params (empty unless [`Residual::trainable`]).
+    pub fn params(&self) -> &[TrainableParam] {
+        &self.params
     }
 
     /// The pde's residual with its params at `values` (by `ParamId`).
@@ -108,7 +148,12 @@ impl Residual {
         let name = || problem.params[param].name.clone();
         let derivative = pinnbo_dsl::diff::param_derivative(&lowered, param)
             .ok_or_else(|| ResidualError::ParamDerivative(name()))?;
-        Residual::build(problem, derivative.replace_params(values), field)
+        Residual::build(
+            problem,
+            derivative.replace_params(values),
+            field,
+            Vec::new(),
+        )
     }
 
     /// `lhs - rhs` with registered operators lowered and the other fields' closed forms
@@ -139,9 +184,11 @@ impl Residual {
         problem: &Problem,
         expr: Expr,
         field: FieldId,
+        params: Vec<TrainableParam>,
     ) -> std::result::Result<Residual, ResidualError> {
         let args = &problem.fields[field].args;
-        if let Some(&k) = expr.params().first() {
+        let unbound = (expr.params().into_iter()).find(|k| params.iter().all(|p| p.id != *k));
+        if let Some(k) = unbound {
             return Err(ResidualError::Param(problem.params[k].name.clone()));
         }
         let inputs: HashMap<CoordId, usize> =
@@ -172,6 +219,7 @@ impl Residual {
             sets: SetCache::default(),
             network_set: Arc::new(IndexSet::value_only()),
             collapsed: Vec::new(),
+            params,
         };
         // Start from every collapsible sum; drop those whose members another term needs
         // (carrying both would only add work), until no more drop.
@@ -451,8 +499,17 @@ impl Evaluation<'_> {
         }
         match e {
             Expr::Const(c) => constant(*c),
-            // `Residual::build` refuses a residual with a param left in it.
-            Expr::Param(_) => candle_core::bail!("a param has no value"),
+            // `Residual::build` refuses a param without a training variable.
+            Expr::Param(k) => {
+                let Some(param) = self.residual.params.iter().find(|p| p.id == *k) else {
+                    candle_core::bail!("a param has no value");
+                };
+                let value = (param.value()?.to_dtype(self.points.dtype())?)
+                    .reshape((1, 1))?
+                    .broadcast_as((n, 1))?
+                    .contiguous()?;
+                Jet::constant(set.clone(), &value)
+            }
             Expr::Coord(c) => Jet::coordinate(set.clone(), self.points, self.residual.inputs[c]),
             Expr::Field(f) => {
                 debug_assert_eq!(*f, self.residual.field);

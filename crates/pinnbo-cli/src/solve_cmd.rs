@@ -566,7 +566,7 @@ fn print_report(run: &Run, s: &Summary) {
         );
     }
     for (name, e) in &s.parameters {
-        let std = e.std.map_or("(not pinned by the data)".to_string(), |s| {
+        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
             format!("± {}", significant(s, 3))
         });
         println!("param      {name} = {} {std}", significant(e.value, 6));

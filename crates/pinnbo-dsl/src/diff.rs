@@ -119,9 +119,7 @@ pub fn derivative(e: &Expr, wrt: CoordId) -> Expr {
 /// coordinates do not depend on a param, so `d(k d(u, x), k) = d(u, x)`. None when the param
 /// is inside a registered operator's arguments (lower operators first).
 pub fn param_derivative(e: &Expr, param: ParamId) -> Option<Expr> {
-    let inside_operator = |n: &Expr| {
-        matches!(n, Expr::Operator { args, .. } if args.iter().any(|a| a.params().contains(&param)))
-    };
+    let inside_operator = |n: &Expr| matches!(n, Expr::Operator { args, .. } if args.iter().any(|a| a.params().contains(&param)));
     (!e.any(inside_operator)).then(|| derivative_in(e, Wrt::Param(param)))
 }
 

@@ -12,9 +12,7 @@ pub fn eval_point(e: &Expr, x: &[f64]) -> Option<f64> {
     Some(match e {
         Expr::Const(v) => *v,
         Expr::Coord(c) => *x.get(*c)?,
-        Expr::Field(_) | Expr::Param(_) | Expr::Diff { .. } | Expr::Operator { .. } => {
-            return None
-        }
+        Expr::Field(_) | Expr::Param(_) | Expr::Diff { .. } | Expr::Operator { .. } => return None,
         Expr::Neg(a) => -eval_point(a, x)?,
         Expr::Binary(op, a, b) => binary(*op, eval_point(a, x)?, eval_point(b, x)?),
         Expr::Call(f, args) => match args.as_slice() {

@@ -5,12 +5,14 @@ use super::fit::{loss_on, Batch, Fit, Observations, ResidualTerm};
 use crate::adam::Adam;
 use crate::mlp::Mlp;
 use candle_core::backprop::GradStore;
-use candle_core::{DType, Result, Tensor};
+use candle_core::{DType, Result, Tensor, Var};
 
 /// Training through candle: residual terms by autograd, data alone by the hand-written
 /// backward pass. Any device.
 pub(super) struct GraphFit<'a> {
     pub(super) net: &'a Mlp,
+    /// The pde's params the residual terms train with the network (an inverse PINN).
+    pub(super) params: Vec<Var>,
     pub(super) data: Option<&'a Observations>,
     pub(super) terms: &'a [ResidualTerm],
     pub(super) adam: Adam,
@@ -51,16 +53,15 @@ impl Fit for GraphFit<'_> {
         }
     }
 
+    /// The network's weights and the params'.
     fn weights(&self) -> Result<Vec<Tensor>> {
-        self.net
-            .vars()
-            .iter()
+        (self.net.vars().iter().chain(&self.params))
             .map(|v| v.as_tensor().copy())
             .collect()
     }
 
     fn restore(&mut self, weights: Vec<Tensor>) -> Result<()> {
-        for (var, w) in self.net.vars().iter().zip(&weights) {
+        for (var, w) in self.net.vars().iter().chain(&self.params).zip(&weights) {
             var.set(w)?;
         }
         Ok(())

@@ -20,7 +20,7 @@ pub use fit::{loss, Observations, ResidualTerm};
 use crate::adam::Adam;
 use crate::dense_net::Real;
 use crate::mlp::Mlp;
-use candle_core::Result;
+use candle_core::{Result, Var};
 use dense_fit::DenseFit;
 use epochs::run_epochs;
 use graph_fit::GraphFit;
@@ -60,16 +60,27 @@ pub fn train_toward(
             return train_dense::<f32>(net, anchor_at, d, n, config);
         }
     }
+    // The pde's params train with the weights (an anchor pulls them toward where they
+    // start).
+    let mut params: Vec<Var> = Vec::new();
+    for p in terms.iter().flat_map(|t| t.residual.params()) {
+        if !params
+            .iter()
+            .any(|v| v.as_tensor().id() == p.var.as_tensor().id())
+        {
+            params.push(p.var.clone());
+        }
+    }
+    let mut vars = net.vars();
+    let mut anchors = anchor_at.unwrap_or(net).vars();
+    vars.extend(params.iter().cloned());
+    anchors.extend(params.iter().cloned());
     let mut fit = GraphFit {
         net,
+        params,
         data,
         terms,
-        adam: Adam::toward(
-            net.vars(),
-            &anchor_at.unwrap_or(net).vars(),
-            config.lr,
-            config.anchor,
-        )?,
+        adam: Adam::toward(vars, &anchors, config.lr, config.anchor)?,
         grads: None,
     };
     let residual_points = (terms.iter())

@@ -48,7 +48,6 @@ pub fn last_parameters(records: &[Record]) -> BTreeMap<String, ParamEstimate> {
         .unwrap_or_default()
 }
 
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
     /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.

@@ -143,9 +143,7 @@ impl PdeEquations {
                 let residual = r.map_err(|source| PdeError::Residual { index, source })?;
                 (residual.linear_form(raw)).map_err(|source| PdeError::Linear { index, source })
             };
-            let form = residual(Residual::at_params(
-                problem, pde, field, operators, values,
-            ))?;
+            let form = residual(Residual::at_params(problem, pde, field, operators, values))?;
             let derivatives = (wrt.iter())
                 .map(|&k| {
                     residual(Residual::param_derivative(

@@ -155,7 +155,9 @@ pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
     };
     // The experiment obeys the pde with its params' true values (a param no pde uses has
     // none, and appears nowhere).
-    let truth: Vec<f64> = (oracle.truth.iter()).map(|t| t.unwrap_or(f64::NAN)).collect();
+    let truth: Vec<f64> = (oracle.truth.iter())
+        .map(|t| t.unwrap_or(f64::NAN))
+        .collect();
     let problem = &problem.with_params(&truth);
     let field = oracle.field;
     let pdes: Vec<&Pde> = problem.pdes.iter().filter(|p| p.mentions(field)).collect();

@@ -62,7 +62,12 @@ impl PdeParams {
     /// journaled: `{"k": {"value": .., "std": ..}}`.
     pub fn estimate(&self, gp: &PdeGp) -> Value {
         let mut out = Map::new();
-        for ((param, &phi), &std) in self.declared.iter().zip(&gp.hyper.params).zip(&gp.param_std) {
+        for ((param, &phi), &std) in self
+            .declared
+            .iter()
+            .zip(&gp.hyper.params)
+            .zip(&gp.param_std)
+        {
             let value = param.from_fitted(phi);
             let std = if param.log { value * std } else { std };
             let std = std.is_finite().then_some(std);

@@ -46,6 +46,7 @@ use crate::surrogates::saved_network::{network_bytes, network_from_bytes};
 use candle_core::{Device, Tensor};
 use faer::Mat;
 use information::{block_gram, interaction_with, logdet_shifted};
+use params::InverseParams;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::tangent::{gram_diagonal, Factors};
@@ -60,6 +61,7 @@ use rand_chacha::ChaCha8Rng;
 
 mod information;
 mod ntk_gp;
+mod params;
 
 pub use information::interaction_information;
 
@@ -175,6 +177,8 @@ pub struct PinnBo {
     previous: Option<Mlp>,
     /// Steps since the last cold fit (the schedule's position).
     since_cold: usize,
+    /// The pde's params, trained with the network (an inverse PINN).
+    params: Option<InverseParams>,
 }
 
 /// Where this module's errors arise, for their messages.
@@ -210,30 +214,63 @@ impl PinnBo {
     ) -> Result<PinnBo, StrategyError> {
         let field = objective_field(problem, "PINN-BO")?;
         let (lo, hi) = (problem.lower(), problem.upper());
+        let params = InverseParams::new(problem)?;
+        if params.is_some() && config.surrogate == PinnSurrogate::NtkGp {
+            return Err(StrategyError::unusable(
+                PART,
+                "the pde has params, and `surrogate ntk-gp` trains no network that could fit \
+                 them: use the default `surrogate pinn` (or physics-gp)",
+            ));
+        }
         let initial = config.draw(seed, &lo, &hi).within(PART)?;
         let collocation = CollocationConfig {
             sampling: config.sampling,
             pde_weight: config.lambda_r,
+            params: params.as_ref().map_or(Vec::new(), |p| p.trainable.clone()),
             ..CollocationConfig::sobol(config.residual_points, 0, seed ^ 0x7265_7369_6475)
         };
-        let (mut terms, _dropped) =
+        let (terms, _dropped) =
             residual_terms(problem, field, &initial, &collocation, operators, false)
                 .within(PART)?;
-        let residual_features = terms
-            .iter()
-            .map(|t| Factors::of_residual(&initial, &t.residual, &t.points))
+        let mut bo = PinnBo {
+            sense: problem.objective.sense,
+            initial,
+            terms,
+            residual_features: Vec::new(),
+            scales: Vec::new(),
+            prior_variance: 0.0,
+            k_rr: Mat::zeros(0, 0),
+            logdet_rr: 0.0,
+            lo,
+            hi,
+            previous: None,
+            since_cold: 0,
+            params,
+            config,
+        };
+        bo.weigh_residuals()?;
+        Ok(bo)
+    }
+
+    /// The residual points' features at θ0, their factors c_j (set as the terms' point
+    /// weights), K_rr and its log-determinant: fixed for the run, except that with params
+    /// they follow the params' values (each step recomputes them at the last estimate).
+    fn weigh_residuals(&mut self) -> Result<(), StrategyError> {
+        let initial = &self.initial;
+        let residual_features = (self.terms.iter())
+            .map(|t| Factors::of_residual(initial, &t.residual, &t.points))
             .collect::<candle_core::Result<Vec<_>>>()
             .within(PART)?;
         let mut k_rr = block_gram(&residual_features, &residual_features)?;
         let residual_variance: Vec<f64> = (0..k_rr.nrows()).map(|j| k_rr[(j, j)]).collect();
         let mut value_variance = Vec::new();
-        for term in &terms {
-            let phi = Factors::of_values(&initial, &term.points).within(PART)?;
+        for term in &self.terms {
+            let phi = Factors::of_values(initial, &term.points).within(PART)?;
             value_variance.extend(column(gram_diagonal(&phi)).within(PART)?);
         }
-        let scales = residual_scales(&value_variance, &residual_variance, config.scaling);
+        let scales = residual_scales(&value_variance, &residual_variance, self.config.scaling);
         let mut offset = 0;
-        for term in &mut terms {
+        for term in &mut self.terms {
             let n = term.points.dim(0).within(PART)?;
             let squares: Vec<f64> = scales[offset..offset + n].iter().map(|c| c * c).collect();
             term.point_weights = Some(Tensor::from_vec(squares, n, &Device::Cpu).within(PART)?);
@@ -244,22 +281,22 @@ impl PinnBo {
                 *v *= scales[i] * scales[j];
             }
         }
-        let logdet_rr = logdet_shifted(&k_rr, config.lambda)?;
-        Ok(PinnBo {
-            sense: problem.objective.sense,
-            initial,
-            terms,
-            residual_features,
-            scales,
-            prior_variance: value_variance.iter().sum::<f64>() / k_rr.nrows().max(1) as f64,
-            k_rr,
-            logdet_rr,
-            lo,
-            hi,
-            previous: None,
-            since_cold: 0,
-            config,
-        })
+        self.logdet_rr = logdet_shifted(&k_rr, self.config.lambda)?;
+        self.prior_variance = value_variance.iter().sum::<f64>() / k_rr.nrows().max(1) as f64;
+        self.residual_features = residual_features;
+        self.scales = scales;
+        self.k_rr = k_rr;
+        Ok(())
+    }
+
+    /// With params: sets them where this step's training starts and recomputes what the
+    /// residual side depends on.
+    fn start_params(&mut self) -> Result<(), StrategyError> {
+        let Some(params) = &self.params else {
+            return Ok(());
+        };
+        params.reset().within(PART)?;
+        self.weigh_residuals()
     }
 
     /// The observed points' features (raw coordinates) and their Gram blocks: K_uu, and
@@ -339,21 +376,35 @@ impl Strategy for PinnBo {
         "pinn-bo"
     }
 
+    /// The params' estimate (with params), then the warm start's network (when the
+    /// schedule trains on from it).
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
+        let mut bytes = self
+            .params
+            .as_ref()
+            .map_or(Vec::new(), InverseParams::state);
         let Some(net) = self.previous.as_ref().filter(|_| self.warm_starts()) else {
-            return Ok(None);
+            return Ok((!bytes.is_empty()).then_some(bytes));
         };
-        let mut bytes = (self.since_cold as u64).to_le_bytes().to_vec();
+        bytes.extend((self.since_cold as u64).to_le_bytes());
         bytes.extend_from_slice(&net.output_scale().to_le_bytes());
         bytes.extend(network_bytes(net).within(PART)?);
         Ok(Some(bytes))
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
+        let unusable = |why: String| StrategyError::unusable(PART, why);
+        let saved = match (&mut self.params, saved) {
+            (Some(params), Some(bytes)) => {
+                let rest = (params.restore(&bytes))
+                    .ok_or_else(|| unusable("a truncated estimate of the params".into()))?;
+                Some(rest.to_vec())
+            }
+            (_, saved) => saved,
+        };
         if !self.warm_starts() {
             return Ok(());
         }
-        let unusable = |why: String| StrategyError::unusable(PART, why);
         let bytes = saved.ok_or_else(|| {
             unusable(
                 "it is missing, and with `retrain_every` above 1 the next fit may train on from \
@@ -383,6 +434,7 @@ impl Strategy for PinnBo {
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         let d = space.dim();
         let sign = self.minimized_sign();
+        self.start_params()?;
         let (field, standardizer, observed) = self.observed_field(history, d)?;
         let (_, k_uu, k_ur) = self.observed_grams(&observed)?;
         let (nu, _, _) = self.nu(&k_uu, &k_ur)?;
@@ -401,6 +453,7 @@ impl Strategy for PinnBo {
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
         let sign = self.minimized_sign();
+        self.start_params()?;
         let (field, standardizer, observed) = self.observed_field(history, d)?;
         let clock = std::time::Instant::now();
         let (phi, k_uu, k_ur) = self.observed_grams(&observed)?;
@@ -534,7 +587,12 @@ impl PinnBo {
     ) -> Result<Step, StrategyError> {
         let d = domain.d;
         let sign = self.minimized_sign();
-        let (net, diagnostics) = self.train_pinn(start, observed, field)?;
+        let (net, mut diagnostics) = self.train_pinn(start, observed, field)?;
+        if let Some(params) = &mut self.params {
+            let fitted = params.settle().within(PART)?;
+            diagnostics = params.report(diagnostics, &fitted);
+            params.previous = Some(fitted);
+        }
         let f = |u: &[f64]| column(self.raw_tensor(u, d).and_then(|x| net.forward(&x)? * sign));
         let (unit, predicted) = minimize(&f, None, domain, self.config.search, rng).within(PART)?;
         self.previous = Some(net);

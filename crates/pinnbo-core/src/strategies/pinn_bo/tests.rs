@@ -206,3 +206,49 @@ fn the_objective_must_be_the_field() {
         "{e}"
     );
 }
+
+/// An inverse PINN: the pde's unknown rate trains with the network, from the centre of its
+/// box to near the value the observations obey (`u'' + k² u = 0.3 k² x` with `k = 2.5`), and
+/// a picture's training leaves where the next step starts unchanged.
+#[test]
+fn the_pdes_param_trains_with_the_network() {
+    let text = "var x in [0, 3]\nparam k in [0.5, 8] log\nfield u(x) = cos(2.5*x) + 0.3*x\n\
+                pde d(u, x, 2) + k^2*u = 0.3*k^2*x\nminimize u\n";
+    let problem = compile(&Source::new("rod.pde", text)).unwrap().problem;
+    let value = problem.closed_form_objective().unwrap();
+    let history: Vec<Observed> = (0..8)
+        .map(|i| {
+            let unit = vec![(i as f64 + 0.5) / 8.0];
+            Observed {
+                objective: value.eval(&[3.0 * unit[0]]),
+                constraints: Vec::new(),
+                unit,
+                proposed: false,
+                fantasy: false,
+            }
+        })
+        .collect();
+    let config = PinnBoConfig {
+        residual_points: 128,
+        ..PinnBoConfig::default()
+    };
+    let mut bo = PinnBo::new(config, &problem, &OperatorRegistry::new(), 1).unwrap();
+    let space = Space::of(&problem);
+    let mut rng = ChaCha8Rng::seed_from_u64(3);
+    bo.predict(&space, &history, &[vec![0.5]], &mut rng)
+        .unwrap();
+    assert_eq!(bo.params.as_ref().unwrap().previous, None);
+    let proposal = bo.propose(&space, &history, &mut rng).unwrap();
+    let k = proposal.diagnostics.get("parameters").unwrap()["k"]["value"]
+        .as_f64()
+        .unwrap();
+    assert!((k - 2.5).abs() < 0.25, "k = {k}");
+    let saved = bo.state().unwrap().unwrap();
+    let mut resumed =
+        PinnBo::new(bo.config.clone(), &problem, &OperatorRegistry::new(), 1).unwrap();
+    resumed.restore(Some(saved)).unwrap();
+    assert_eq!(
+        resumed.params.unwrap().previous,
+        bo.params.unwrap().previous
+    );
+}

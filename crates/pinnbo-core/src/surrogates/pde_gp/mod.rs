@@ -30,9 +30,9 @@ use crate::surrogates::{
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, squared_distance, value_only, Delta, Rows};
-use rayon::prelude::*;
-use params::{base_params, laplace_std, sweep, RowSource};
 pub use params::ParamEquations;
+use params::{base_params, laplace_std, sweep, RowSource};
+use rayon::prelude::*;
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).
@@ -78,7 +78,9 @@ impl Residuals {
             f.terms.iter_mut().for_each(|t| t.coefficient *= factor);
         }
         self.targets.iter_mut().for_each(|g| *g *= factor);
-        self.value_coefficients.iter_mut().for_each(|c| *c *= factor);
+        self.value_coefficients
+            .iter_mut()
+            .for_each(|c| *c *= factor);
         self
     }
 
@@ -230,7 +232,13 @@ impl PdeGp {
     ) -> Result<PdeGp, GpError> {
         let rows = Rows::new(x, values, residuals)?;
         let equations = residuals.targets.len();
-        PdeGp::fit_rows(model, RowSource::Fixed(rows), equations, starts, known_noise)
+        PdeGp::fit_rows(
+            model,
+            RowSource::Fixed(rows),
+            equations,
+            starts,
+            known_noise,
+        )
     }
 
     /// [`PdeGp::fit`] for a pde with unknown constants: they are fitted with the
@@ -295,7 +303,10 @@ impl PdeGp {
             h
         };
         let previous = starts.previous.cloned().map(admissible);
-        let base = base_params(&param_bounds, previous.as_ref().map(|h| h.params.as_slice()));
+        let base = base_params(
+            &param_bounds,
+            previous.as_ref().map(|h| h.params.as_slice()),
+        );
         // The likelihood in the length scales has many local optima when a pde resolves
         // finer detail than the observations: the fit starts from the best `restarts` of a
         // coarse grid (one length scale for all inputs, at the last estimate of the params),
@@ -352,9 +363,11 @@ impl PdeGp {
                 _ => RELATIVE,
             })
             .chain(
-                (model.discrepancy.then_some([DISCREPANCY_SIGNAL, DISCREPANCY_LENGTHSCALE]))
-                    .into_iter()
-                    .flatten(),
+                (model
+                    .discrepancy
+                    .then_some([DISCREPANCY_SIGNAL, DISCREPANCY_LENGTHSCALE]))
+                .into_iter()
+                .flatten(),
             )
             .chain(param_bounds.iter().copied())
             .unzip();

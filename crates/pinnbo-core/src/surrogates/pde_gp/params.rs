@@ -35,9 +35,12 @@ impl ParamSlope {
     /// From the derivative equations, in the units `standardizer` gives the rows: the target
     /// of `N[(f − m)/s]` is `(g − m c₀)/s`, so it moves by `(g′ − m c₀′)/s`.
     fn new(derivative: &Residuals, standardizer: &Standardizer) -> ParamSlope {
-        let targets = (derivative.targets.iter().zip(&derivative.value_coefficients))
-            .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std)
-            .collect();
+        let targets = (derivative
+            .targets
+            .iter()
+            .zip(&derivative.value_coefficients))
+        .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std)
+        .collect();
         ParamSlope {
             functionals: derivative.functionals.clone(),
             targets,
@@ -121,7 +124,11 @@ pub(super) fn sweep(bounds: &[(f64, f64)]) -> Vec<Vec<f64>> {
         return Vec::new();
     }
     (points(Design::Sobol, SWEEP, bounds.len(), 0).into_iter())
-        .map(|u| (u.iter().zip(bounds)).map(|(t, (lo, hi))| lo + t * (hi - lo)).collect())
+        .map(|u| {
+            (u.iter().zip(bounds))
+                .map(|(t, (lo, hi))| lo + t * (hi - lo))
+                .collect()
+        })
         .collect()
 }
 
@@ -144,7 +151,9 @@ pub(super) fn laplace_std(
     let width = |i: usize| hi[i] - lo[i];
     let at_bound =
         |i: usize| theta[i] - lo[i] < 1e-6 * width(i) || hi[i] - theta[i] < 1e-6 * width(i);
-    let free: Vec<usize> = (0..n).filter(|&i| i >= first_param || !at_bound(i)).collect();
+    let free: Vec<usize> = (0..n)
+        .filter(|&i| i >= first_param || !at_bound(i))
+        .collect();
     let mut hessian = Mat::<f64>::zeros(free.len(), free.len());
     for (a, &i) in free.iter().enumerate() {
         let step = HESSIAN_STEP * width(i);
@@ -352,23 +361,31 @@ mod tests {
             restarts: 3,
         };
         let equations = Wave { z: z.clone() };
-        let joint =
-            PdeGp::fit_with_params(model, &x, &values, &equations, starts(), None).unwrap();
+        let joint = PdeGp::fit_with_params(model, &x, &values, &equations, starts(), None).unwrap();
         let k = joint.hyper.params[0];
         let grid: Vec<(f64, f64)> = (0..=50)
             .map(|i| 1.0 + 0.1 * i as f64)
             .map(|k| {
                 let r = wave(&z, 1.0, k * k);
-                (k, PdeGp::fit(model, &x, &values, &r, starts(), None).unwrap().nll)
+                (
+                    k,
+                    PdeGp::fit(model, &x, &values, &r, starts(), None)
+                        .unwrap()
+                        .nll,
+                )
             })
             .collect();
-        let (best_k, best_nll) = grid.iter().fold((0.0, f64::INFINITY), |b, &(k, v)| {
-            if v < b.1 {
-                (k, v)
-            } else {
-                b
-            }
-        });
+        let (best_k, best_nll) =
+            grid.iter().fold(
+                (0.0, f64::INFINITY),
+                |b, &(k, v)| {
+                    if v < b.1 {
+                        (k, v)
+                    } else {
+                        b
+                    }
+                },
+            );
         assert!((k - best_k).abs() <= 0.1, "joint {k}, grid {best_k}");
         assert!(joint.nll <= best_nll + 1e-2, "{} vs {best_nll}", joint.nll);
         assert!((k - truth).abs() < 0.2, "k = {k}");
