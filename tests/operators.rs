@@ -94,12 +94,8 @@ fn a_problem_with_the_new_operator_is_solved() {
     };
     let net = network();
     let collocation = CollocationConfig {
-        interior: 256,
-        boundary: 0,
-        sampling: Sampling::Sobol,
-        seed: 3,
-        boundary_weight: 1.0,
         pde_weight: 0.1,
+        ..CollocationConfig::sobol(256, 0, 3)
     };
     let (terms, _) = residual_terms(&p, 0, &net, &collocation, &ops, false).unwrap();
     let config = TrainConfig {
