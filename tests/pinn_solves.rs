@@ -4,7 +4,6 @@
 
 use candle_core::{DType, Device};
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
-use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::train::{train, TrainConfig};
 use pinnbo_ad::{Activation, Mlp, MlpConfig, OperatorRegistry, Parameterization};
 use pinnbo_dsl::{compile, Problem, Source};
@@ -149,14 +148,7 @@ fn small_net(activation: Activation, dtype: DType, inputs: usize) -> Mlp {
 }
 
 fn config(interior: usize) -> CollocationConfig {
-    CollocationConfig {
-        interior,
-        boundary: 4,
-        sampling: Sampling::Sobol,
-        seed: 4,
-        boundary_weight: 1.0,
-        pde_weight: 1.0,
-    }
+    CollocationConfig::sobol(interior, 4, 4)
 }
 
 #[test]

@@ -4,7 +4,6 @@
 //! cargo run --release -p pinnbo-ad --example thesis_beam
 use candle_core::Device;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
-use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::train::{train, TrainConfig};
 use pinnbo_ad::{Mlp, MlpConfig, OperatorRegistry};
 use std::f64::consts::PI;
@@ -24,12 +23,8 @@ fn run(label: &str, text: &str, pde_weight: f64) {
     let config = MlpConfig::new(1, 64, 3);
     let net = Mlp::new(config, 1, &Device::Cpu).unwrap();
     let collocation = CollocationConfig {
-        interior: 512,
-        boundary: 1,
-        sampling: Sampling::Sobol,
-        seed: 1,
-        boundary_weight: 1.0,
         pde_weight,
+        ..CollocationConfig::sobol(512, 1, 1)
     };
     let (terms, dropped) = residual_terms(
         &problem,

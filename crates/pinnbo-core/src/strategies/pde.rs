@@ -64,6 +64,12 @@ pub fn param_centre(problem: &Problem) -> Vec<f64> {
         .collect()
 }
 
+/// One pde's residual points, in the unit cube and in the box.
+struct ResidualPoints {
+    unit: Vec<Vec<f64>>,
+    raw: Vec<Vec<f64>>,
+}
+
 /// The pdes of one field at fixed residual points, read as equations on the field over the
 /// unit cube at any value of the problem's params: a derivative of order a in a variable of
 /// width w is `w^−a` times the unit-cube derivative.
@@ -71,8 +77,8 @@ pub struct PdeEquations {
     problem: Problem,
     field: FieldId,
     operators: OperatorRegistry,
-    /// Each pde's residual points, in the unit cube and in the box.
-    points: Vec<(Vec<Vec<f64>>, Vec<Vec<f64>>)>,
+    /// Each pde's residual points.
+    points: Vec<ResidualPoints>,
     width: Vec<f64>,
 }
 
@@ -104,7 +110,7 @@ impl PdeEquations {
                 let raw = (unit.iter())
                     .map(|u| (0..d).map(|i| lo[i] + u[i] * width[i]).collect())
                     .collect();
-                (unit, raw)
+                ResidualPoints { unit, raw }
             })
             .collect();
         Ok(PdeEquations {
@@ -137,7 +143,8 @@ impl PdeEquations {
     ) -> Result<(Residuals, Vec<Residuals>), PdeError> {
         let (problem, field, operators) = (&self.problem, self.field, &self.operators);
         let mut out = (Residuals::none(), vec![Residuals::none(); wrt.len()]);
-        for (index, (pde, (unit, raw))) in self.pdes().zip(&self.points).enumerate() {
+        for (index, (pde, points)) in self.pdes().zip(&self.points).enumerate() {
+            let (unit, raw) = (&points.unit, &points.raw);
             let index = index + 1;
             let residual = |r: Result<Residual, _>| {
                 let residual = r.map_err(|source| PdeError::Residual { index, source })?;

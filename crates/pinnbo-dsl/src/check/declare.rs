@@ -23,11 +23,8 @@ pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
                 hi,
                 bounds_span,
                 log,
-            } => {
-                if param(cx, name, (lo, hi), *bounds_span, *log).is_none() {
-                    cx.poison(name);
-                }
-            }
+            } if param(cx, name, (lo, hi), *bounds_span, *log).is_none() => cx.poison(name),
+            StmtKind::Param { .. } => {}
             StmtKind::Var(items) => items.iter().for_each(|item| {
                 if variable(cx, item).is_none() {
                     cx.poison(&item.name);
