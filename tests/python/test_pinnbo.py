@@ -129,6 +129,18 @@ def test_a_run_reports_its_convergence_and_stop_ends_it(tmp_path):
     assert c["expected_improvement_relative"] < 0.5
 
 
+def test_a_runs_fitted_params_are_exposed_as_summary_json_has_them(tmp_path):
+    text = "var x in [0, 3]\nparam k in [0.5, 8] log\nfield u(x)\n" \
+        "pde d(u, x, 2) + k^2*u = 0.3*k^2*x\nminimize u\noracle external\n" \
+        "budget 8, init 6 sobol\nmethod physics-gp { residual_points 64 }\n"
+    rod = lambda x: float(math.cos(2.5 * x[0]) + 0.3 * x[0])
+    opt = pinnbo.Problem.from_str(text, name="rod.pde").solve(rod, out=tmp_path / "rod")
+    k = opt.parameters["k"]
+    assert abs(k["value"] - 2.5) < 0.5 and k["std"] > 0
+    summary = json.loads((tmp_path / "rod" / "summary.json").read_text())
+    assert summary["parameters"] == opt.parameters
+
+
 def test_a_callable_may_return_constraints(tmp_path):
     text = "var x in [-1, 1], y in [-1, 1]\nfield f(x, y)\nfield c(x, y)\nminimize f\n" \
         "subject to disc: c <= 0\noracle external\nbudget 10, init 5 sobol\nmethod gp-ei\n"

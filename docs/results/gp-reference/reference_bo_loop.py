@@ -55,6 +55,15 @@ EVALUATED.update({  # docs/results/unseen/
     # docs/results/wrong-physics-faces/
     "sink-plate": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "minimize"),
     "harmonic-4": (("x1", "x2", "x3", "x4"), (0.0,) * 4, (1.0,) * 4, "minimize"),
+    # docs/results/params/
+    "reaction-rod": (("x",), (0.0,), (3.0,), "minimize"),
+    "diffusion-plate": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "maximize"),
+    "wave-plate": (("x", "y"), (0.0, 0.0), (2.0, 1.5), "minimize"),
+    "two-constants": (("x", "y"), (0.0, 0.0), (2.0, 1.5), "minimize"),
+    "conductivity-plate": (("x", "y"), (0.0, 0.0), (1.0, 1.0), "maximize"),
+    "missing-term": (("x", "y"), (0.0, 0.0), (2.0, 2.0), "minimize"),
+    "wrong-coefficient": (("x", "y"), (0.0, 0.0), (2.0, 1.5), "maximize"),
+    "wrong-sign": (("x",), (0.0,), (3.0,), "minimize"),
 })
 
 def evaluated(name, journals):

@@ -342,7 +342,8 @@ impl PdeGp {
             .collect();
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
         if let Some((_, best)) = raw.first().cloned() {
-            let swept = sweep(&param_bounds).into_iter().map(|params| PdeHyper {
+            let swept = sweep(&param_bounds, previous.is_some());
+            let swept = swept.into_iter().map(|params| PdeHyper {
                 params,
                 ..best.clone()
             });
@@ -395,9 +396,11 @@ impl PdeGp {
         }
         let (hyper, param_std) = match best {
             Some((_, theta)) => {
-                let std = match params {
-                    0 => Vec::new(),
-                    _ => laplace_std(|t| f(t).map(|(_, g)| g), &theta, (&lo, &hi), params),
+                let gradient = |t: &[f64]| f(t).map(|(_, g)| g);
+                let std = match (params, gradient(&theta)) {
+                    (0, _) => Vec::new(),
+                    (_, Some(g)) => laplace_std(gradient, (&theta, &g), (&lo, &hi), params),
+                    (_, None) => vec![f64::INFINITY; params],
                 };
                 (PdeHyper::unpack(&theta, model.discrepancy, params), std)
             }
