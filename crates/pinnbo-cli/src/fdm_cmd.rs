@@ -249,8 +249,9 @@ fn write_outputs(
     Ok(files)
 }
 
+/// The field's nodes and values, replaced whole (never through a link: `atomic::write`).
 fn write_csv(p: &Problem, s: &Solved, path: &Path) -> csv::Result<()> {
-    let mut w = csv::Writer::from_path(path)?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     let mut header: Vec<&str> = s.args.iter().map(|&c| p.coords[c].name.as_str()).collect();
     header.push(&p.fields[s.field_id].name);
     w.write_record(&header)?;
@@ -258,6 +259,9 @@ fn write_csv(p: &Problem, s: &Solved, path: &Path) -> csv::Result<()> {
         let node = s.field.node(&s.field.index(k));
         w.write_record(node.iter().chain([v]).map(f64::to_string))?;
     }
-    w.flush()?;
+    let bytes = w
+        .into_inner()
+        .map_err(|e| csv::Error::from(e.into_error()))?;
+    pinnbo_core::run::atomic::write(path, &bytes)?;
     Ok(())
 }

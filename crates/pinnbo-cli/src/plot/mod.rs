@@ -77,6 +77,11 @@ macro_rules! on_backend {
             message,
         };
         let drawn_at = pinnbo_core::run::atomic::temporary(path);
+        // The backends open the file themselves: claimed first, it is a fresh regular file,
+        // not a link planted there.
+        if let Err(e) = pinnbo_core::run::atomic::claim(&drawn_at) {
+            return Err(fail(e.to_string()));
+        }
         let drawn = match path.extension().and_then(|e| e.to_str()) {
             Some("svg") => {
                 let root = SVGBackend::new(&drawn_at, SIZE).into_drawing_area();

@@ -1,6 +1,11 @@
 //! Files replaced whole or not at all: written under a temporary name in the same folder,
 //! synced, then renamed over the target. A full disk or a crash leaves the previous file (or
 //! none), never a truncated one. Callers name the file in their errors.
+//!
+//! Nothing is written through a link: whatever sits at the temporary name (a stale file, a
+//! link someone planted) is removed, and the file is created exclusively (`O_EXCL`, which
+//! never follows a link); the rename then replaces the target's own entry, a link included,
+//! never what it points to.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,11 +24,24 @@ pub fn temporary(target: &Path) -> PathBuf {
     target.with_file_name(format!(".{stem}.partial{ext}"))
 }
 
+/// A fresh regular file at `path`: whatever entry is there (a file or a link, never a
+/// folder) is removed first, and the file is created exclusively.
+pub fn claim(path: &Path) -> std::io::Result<std::fs::File> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if !m.is_dir() => std::fs::remove_file(path)?,
+        _ => {}
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+}
+
 /// Replaces `target` with `bytes`; on failure the temporary file is removed.
 pub fn write(target: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let temporary = temporary(target);
     let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
+        let mut file = claim(&temporary)?;
         file.write_all(bytes)?;
         file.sync_data()
     })();
@@ -56,5 +74,26 @@ mod tests {
         write(&target, b"new").unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new");
         assert!(!temporary(&target).exists());
+    }
+
+    /// A link planted at the temporary name, or at the target itself, is replaced, and the
+    /// file it points to is left as it was.
+    #[test]
+    fn nothing_is_written_through_a_link() {
+        let dir = std::env::temp_dir().join(format!("pinnbo-links-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let victim = dir.join("victim");
+        std::fs::write(&victim, b"precious").unwrap();
+        let target = dir.join("summary.json");
+        std::os::unix::fs::symlink(&victim, temporary(&target)).unwrap();
+        write(&target, b"new").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert!(!std::fs::symlink_metadata(&target).unwrap().is_symlink());
+        std::fs::remove_file(&target).unwrap();
+        std::os::unix::fs::symlink(&victim, &target).unwrap();
+        write(&target, b"newer").unwrap();
+        assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
+        assert_eq!(std::fs::read(&target).unwrap(), b"newer");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -223,6 +223,13 @@ impl Journal {
             path: shown.clone(),
             reason,
         };
+        // Never through a link: a run's journal is a file of its own folder.
+        if std::fs::symlink_metadata(path).is_ok_and(|m| m.is_symlink()) {
+            return Err(invalid(
+                "it is a link; pinnbo writes a run's journal only as a file of its own folder"
+                    .into(),
+            ));
+        }
         let mut file = OpenOptions::new()
             .read(true)
             .write(true)

@@ -1,0 +1,98 @@
+//! No file is ever written through a link: links planted in an output folder, at the names
+//! pinnbo writes under and at the outputs themselves, leave the files they point to as they
+//! were.
+
+mod common;
+mod support;
+use common::pinnbo;
+use std::os::unix::fs::symlink;
+use std::path::Path;
+use support::{scratch, text};
+
+const QUADRATIC: &str = "var x in [0, 1], y in [0, 1]\nminimize (x - 0.3)^2 + (y - 0.6)^2\n\
+    budget 6, init 4 sobol\nmethod gp-ei\n";
+
+/// What a run writes besides its journal, and the temporary names it writes them under.
+const OUTPUTS: [&str; 6] = [
+    "summary.json",
+    "history.csv",
+    "journal.pde",
+    "evaluations.png",
+    "convergence.png",
+    "surrogate.png",
+];
+
+fn partial(name: &str) -> String {
+    let (stem, ext) = name.rsplit_once('.').unwrap();
+    format!(".{stem}.partial.{ext}")
+}
+
+/// Links to `victim` at every output's temporary name in `out`.
+fn plant(out: &Path, victim: &Path) {
+    std::fs::create_dir_all(out).unwrap();
+    for name in OUTPUTS {
+        symlink(victim, out.join(partial(name))).unwrap();
+    }
+}
+
+#[test]
+fn a_solve_never_writes_through_a_link_in_its_folder() {
+    let dir = scratch("links-solve", QUADRATIC, &[("victim", "precious")]);
+    plant(&dir.join("out"), &dir.join("victim"));
+    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim")).unwrap(),
+        "precious"
+    );
+    for name in OUTPUTS {
+        let meta = std::fs::symlink_metadata(dir.join("out").join(name)).unwrap();
+        assert!(meta.is_file(), "{name} is not a file of its own");
+    }
+}
+
+#[test]
+fn a_journal_that_is_a_link_is_not_resumed() {
+    let dir = scratch("links-resume", QUADRATIC, &[]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "out",
+            "--budget",
+            "5",
+            "--quiet",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    std::fs::rename(dir.join("out/journal.jsonl"), dir.join("elsewhere.jsonl")).unwrap();
+    symlink(dir.join("elsewhere.jsonl"), dir.join("out/journal.jsonl")).unwrap();
+    let before = std::fs::read(dir.join("elsewhere.jsonl")).unwrap();
+    let resumed = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--resume", "out", "--quiet"],
+    );
+    assert_eq!(resumed.status.code(), Some(1), "{}", text(&resumed.stderr));
+    assert!(
+        text(&resumed.stderr).contains("it is a link"),
+        "{}",
+        text(&resumed.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join("elsewhere.jsonl")).unwrap(), before);
+}
+
+#[test]
+fn ask_never_writes_through_a_link_in_its_folder() {
+    let text_ =
+        "var x in [0, 1]\nfield f(x)\nminimize f\noracle external\nbudget 6\nmethod gp-ei\n";
+    let dir = scratch("links-ask", text_, &[("victim", "precious")]);
+    plant(&dir.join("out"), &dir.join("victim"));
+    let asked = pinnbo(&dir, &["ask", "problem.pde", "--out", "out", "-n", "2"]);
+    assert!(asked.status.success(), "{}", text(&asked.stderr));
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim")).unwrap(),
+        "precious"
+    );
+}
