@@ -87,8 +87,11 @@ impl Run {
         evaluated.chain(asked).max().map_or(0, |s| s + 1)
     }
 
-    /// The pending points as observations at the highest (worst) objective in `history`, as
-    /// minimized, with that observation's constraint values.
+    /// The pending points, and the points whose evaluation failed, as observations at the
+    /// highest (worst) objective in `history`, as minimized, with that observation's
+    /// constraint values: a pending point is not asked for twice, and a failure steers the
+    /// search away from where it happened (docs/decisions.md "Failed evaluations inform the
+    /// model").
     pub(super) fn fantasies(&self, history: &[Observed]) -> Vec<Observed> {
         let Some(liar) = history
             .iter()
@@ -96,13 +99,17 @@ impl Run {
         else {
             return Vec::new();
         };
-        self.pending()
-            .into_iter()
-            .map(|a| Observed {
-                unit: self.space.to_unit(&a.x),
+        let failed = (self.records.iter())
+            .filter(|r| r.failure.is_some())
+            .map(|r| (&r.x, r.phase));
+        let pending = self.pending().into_iter().map(|a| (&a.x, a.phase));
+        failed
+            .chain(pending)
+            .map(|(x, phase)| Observed {
+                unit: self.space.to_unit(x),
                 objective: liar.objective,
                 constraints: liar.constraints.clone(),
-                proposed: a.phase == Phase::Step,
+                proposed: phase == Phase::Step,
                 fantasy: true,
             })
             .collect()
