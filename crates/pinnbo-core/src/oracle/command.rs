@@ -8,7 +8,8 @@
 //! The command runs in a process group of its own. When its shell exits, the evaluation is
 //! over: whatever the group still runs (a background job holding stdout open) is ended. On a
 //! timeout the whole group is ended, not only the shell: SIGTERM, then SIGKILL after
-//! [`GRACE`]. A program that must outlive an evaluation starts its own session (`setsid`).
+//! [`GRACE`]. A program that must outlive an evaluation starts its own session (`setsid`);
+//! if it keeps the pipes open, they are read for [`GRACE`] after the shell is gone, no more.
 
 use super::{Evaluation, Failure, Oracle, SetupError};
 use pinnbo_dsl::ir::{CommandOracle as Spec, CommandOutput, TemplatePart};
@@ -18,6 +19,8 @@ use std::io::Read;
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc, Mutex};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -41,6 +44,58 @@ fn end_group(group: u32) {
         std::thread::sleep(Duration::from_millis(20));
     }
     let _ = kill_process_group(group, Signal::KILL);
+}
+
+/// What is kept of each of a command's output streams: a number or a JSON object never
+/// needs more, and a program that prints without end must not fill the memory.
+const OUTPUT_LIMIT: usize = 16 << 20;
+
+/// A pipe read to its end on a thread of its own, keeping the first [`OUTPUT_LIMIT`] bytes.
+struct Drain {
+    bytes: Arc<Mutex<Vec<u8>>>,
+    overflow: Arc<AtomicBool>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Drain {
+    fn start(pipe: Option<Box<dyn Read + Send>>) -> Drain {
+        let (bytes, overflow) = (
+            Arc::new(Mutex::new(Vec::new())),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let (tell, done) = mpsc::channel();
+        let (kept, over) = (bytes.clone(), overflow.clone());
+        std::thread::spawn(move || {
+            if let Some(mut pipe) = pipe {
+                let mut chunk = vec![0u8; 64 << 10];
+                while let Ok(n @ 1..) = pipe.read(&mut chunk) {
+                    let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+                    let room = OUTPUT_LIMIT.saturating_sub(kept.len()).min(n);
+                    kept.extend_from_slice(&chunk[..room]);
+                    if room < n {
+                        over.store(true, Ordering::Relaxed);
+                    }
+                }
+            }
+            let _ = tell.send(());
+        });
+        Drain {
+            bytes,
+            overflow,
+            done,
+        }
+    }
+
+    /// The text read by the time the pipe closes, or by `until` if it stays open (a
+    /// detached program holding it), and whether more than [`OUTPUT_LIMIT`] came.
+    fn finish(self, until: Instant) -> (String, bool) {
+        let _ = (self.done).recv_timeout(until.saturating_duration_since(Instant::now()));
+        let bytes = self.bytes.lock().unwrap_or_else(|e| e.into_inner());
+        (
+            String::from_utf8_lossy(&bytes).into_owned(),
+            self.overflow.load(Ordering::Relaxed),
+        )
+    }
 }
 
 #[derive(Clone)]
@@ -209,24 +264,13 @@ impl Oracle for CommandOracle {
             .map_err(|e| Failure::Spawn(format!("`{line}`: {e}")))?;
         let group = child.id();
         // Read both pipes while waiting, so a chatty program cannot block on a full pipe.
-        let read = |pipe: Option<Box<dyn Read + Send>>| {
-            std::thread::spawn(move || {
-                let mut text = String::new();
-                if let Some(mut p) = pipe {
-                    let mut bytes = Vec::new();
-                    let _ = p.read_to_end(&mut bytes);
-                    text = String::from_utf8_lossy(&bytes).into_owned();
-                }
-                text
-            })
-        };
-        let stdout = read(
+        let stdout = Drain::start(
             child
                 .stdout
                 .take()
                 .map(|p| Box::new(p) as Box<dyn Read + Send>),
         );
-        let stderr = read(
+        let stderr = Drain::start(
             child
                 .stderr
                 .take()
@@ -248,8 +292,18 @@ impl Oracle for CommandOracle {
             }
             Err(e) => return Err(Failure::Other(format!("waiting for `{line}`: {e}"))),
         };
-        let stdout = stdout.join().unwrap_or_default();
-        let stderr = stderr.join().unwrap_or_default();
+        // A program that left its session (`setsid`) may still hold the pipes: what the
+        // command wrote is read until they close or for [`GRACE`] more, never longer.
+        let until = Instant::now() + GRACE;
+        let (stdout, stdout_overflow) = stdout.finish(until);
+        let (stderr, _) = stderr.finish(until);
+        if stdout_overflow {
+            return Err(Failure::Other(format!(
+                "`{line}` wrote more than {} MiB to its standard output; it should print one \
+                 number or one JSON object",
+                OUTPUT_LIMIT >> 20
+            )));
+        }
         if !status.success() {
             let last: Vec<&str> = stderr.lines().rev().take(3).collect();
             let tail: Vec<&str> = last.into_iter().rev().collect();
@@ -335,6 +389,43 @@ mod tests {
         assert!(
             !alive(&pid),
             "the background job {pid} outlived the evaluation"
+        );
+    }
+
+    /// A program that left the command's session (`setsid`) and holds its pipes neither
+    /// holds the result past the shell's exit nor a timeout past its limit.
+    #[test]
+    fn a_detached_program_holding_the_pipes_cannot_hold_the_evaluation() {
+        let dir = scratch("setsid");
+        let detach = |file: &str| format!("setsid sleep 30 & echo $! > {file}; ");
+        let mut o = oracle(&dir, &format!("{}sleep 0.2; echo 0.5", detach("a.pid")), "");
+        let clock = Instant::now();
+        assert_eq!(o.evaluate(&[0.5]).unwrap().objective, 0.5);
+        assert!(clock.elapsed() < Duration::from_secs(20), "waited for it");
+        let mut timed = oracle(&dir, &format!("{}sleep 30", detach("b.pid")), "timeout 1 s");
+        let clock = Instant::now();
+        let result = timed.evaluate(&[0.5]);
+        assert!(matches!(result, Err(Failure::Timeout(_))), "{result:?}");
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "waited past the timeout"
+        );
+        for file in ["a.pid", "b.pid"] {
+            let pid = std::fs::read_to_string(dir.join(file)).unwrap();
+            let pid = Pid::from_raw(pid.trim().parse().unwrap()).unwrap();
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
+        }
+    }
+
+    /// A program that prints without end fails the evaluation; its output is not kept.
+    #[test]
+    fn output_beyond_the_limit_is_a_failure() {
+        let dir = scratch("chatty");
+        let mut o = oracle(&dir, "head -c 20000000 /dev/zero | tr '\\\\0' 1", "");
+        let failure = o.evaluate(&[0.5]).unwrap_err();
+        assert!(
+            failure.to_string().contains("more than 16 MiB"),
+            "{failure}"
         );
     }
 
