@@ -165,6 +165,21 @@ fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
         9,
         "a refused resume changes nothing"
     );
+    // An accepted edit that the journal then refuses (its points outside the new bounds) is
+    // not recorded: the run still follows the original file.
+    let narrowed = problem.replace("x1 in [0, 1]", "x1 in [0, 0.01]");
+    std::fs::write(dir.join("problem.pde"), narrowed).unwrap();
+    let refused = solve(&["--resume", "run", "--accept-changed"]);
+    assert_eq!(refused.status.code(), Some(1), "{}", text(&refused.stderr));
+    std::fs::write(dir.join("problem.pde"), problem).unwrap();
+    ok(solve(&["--resume", "run"]));
+    let followed = std::fs::read_to_string(dir.join("run/journal.pde")).unwrap();
+    assert_eq!(followed, problem);
+    std::fs::write(
+        dir.join("problem.pde"),
+        problem.replace("budget 6", "budget 7"),
+    )
+    .unwrap();
     ok(solve(&[
         "--resume",
         "run",

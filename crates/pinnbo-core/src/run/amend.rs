@@ -63,16 +63,36 @@ pub fn read_settings(dir: &Path) -> Result<Header, JournalError> {
     Ok(header)
 }
 
+/// What a resume changes in a run, recorded by [`Amendment::record`] only once every check
+/// of the resume has passed: a refused resume leaves the run as it was.
+#[must_use]
+pub(crate) struct Amendment {
+    amendments: Option<Amendments>,
+    snapshot: Option<String>,
+}
+
+impl Amendment {
+    pub(crate) fn record(self, dir: &Path) -> Result<(), JournalError> {
+        if let Some(amendments) = &self.amendments {
+            save(dir, amendments)?;
+        }
+        if let Some(text) = &self.snapshot {
+            snapshot(dir, text)?;
+        }
+        Ok(())
+    }
+}
+
 /// Checks a resume's problem text against the one the run follows (`found`'s hash, or the
-/// last accepted one) and records what it changes: a budget other than `found`'s, an
-/// accepted edit. An edit not accepted is refused, naming its first changed line.
+/// last accepted one) and says what it changes: a budget other than `found`'s, an accepted
+/// edit. An edit not accepted is refused, naming its first changed line.
 pub(crate) fn reconcile(
     dir: &Path,
     found: &Header,
     expected: &Header,
     source: &Source,
     accept_changed: bool,
-) -> Result<(), RunError> {
+) -> Result<Amendment, RunError> {
     let recorded = load(dir)?;
     let followed = recorded
         .source_sha256
@@ -101,13 +121,10 @@ pub(crate) fn reconcile(
             false => recorded.source_sha256.clone(),
         },
     };
-    if updated != recorded {
-        save(dir, &updated)?;
-    }
-    if changed {
-        snapshot(dir, source.text())?;
-    }
-    Ok(())
+    Ok(Amendment {
+        amendments: (updated != recorded).then_some(updated),
+        snapshot: changed.then(|| source.text().to_string()),
+    })
 }
 
 /// The first line where `now` differs from `before`, as a user would check it.

@@ -225,7 +225,7 @@ impl Run {
                 expected.budget
             )));
         }
-        amend::reconcile(
+        let amendment = amend::reconcile(
             dir,
             &found,
             &expected,
@@ -260,6 +260,8 @@ impl Run {
                 })?;
             }
         }
+        // Every check passed: only now is a new budget or an accepted edit recorded.
+        amendment.record(dir)?;
         Ok(run)
     }
 
