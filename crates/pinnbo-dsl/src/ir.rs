@@ -85,12 +85,18 @@ impl Expr {
 
     /// The fields this expression mentions, in first-seen order.
     pub fn fields(&self) -> Vec<FieldId> {
+        self.ids(|e| match e {
+            Expr::Field(id) => Some(*id),
+            _ => None,
+        })
+    }
+
+    /// The ids `pick` finds in the nodes, each once, in first-seen order.
+    fn ids(&self, pick: impl Fn(&Expr) -> Option<usize>) -> Vec<usize> {
         let mut out = Vec::new();
         self.visit(&mut |e| {
-            if let Expr::Field(id) = e {
-                if !out.contains(id) {
-                    out.push(*id);
-                }
+            if let Some(id) = pick(e).filter(|id| !out.contains(id)) {
+                out.push(id);
             }
         });
         out
@@ -114,15 +120,10 @@ impl Expr {
 
     /// The params this expression mentions, in first-seen order.
     pub fn params(&self) -> Vec<ParamId> {
-        let mut out = Vec::new();
-        self.visit(&mut |e| {
-            if let Expr::Param(id) = e {
-                if !out.contains(id) {
-                    out.push(*id);
-                }
-            }
-        });
-        out
+        self.ids(|e| match e {
+            Expr::Param(id) => Some(*id),
+            _ => None,
+        })
     }
 
     /// A copy with each leaf (a constant, coordinate, param or field) for which `with` gives
