@@ -182,7 +182,8 @@ fn eval_goes_through_the_oracle_when_there_is_no_closed_form() {
     assert_eq!(refused.status.code(), Some(1));
     assert_eq!(
         text(&refused.stderr),
-        "error: this problem runs an external command; pass --allow-exec to let it\n"
+        "error: this problem runs an external command; pass --allow-exec (Python: allow_exec=True) \
+         to let it\n"
     );
     let ran = pinnbo(&["eval", &file, "--at", "x=0.3", "--allow-exec"]);
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));

@@ -47,3 +47,34 @@ fn a_failed_point_is_never_proposed_again() {
         }
     }
 }
+
+/// A run whose every evaluation failed has no result: it stops with exit code 3 (not 0),
+/// saying so, even when its budget ends before `max_failures` would.
+#[test]
+fn a_run_where_every_evaluation_failed_is_not_a_success() {
+    let problem = "var x in [0, 1]\nfield f(x)\nminimize f\n\
+        oracle command \"./fail.sh {x}\" { max_failures 5 }\nbudget 3, init 2 sobol\n\
+        method gp-ei\n";
+    let dir = scratch("all-failed", problem, &[("fail.sh", "#!/bin/sh\nexit 1\n")]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "out",
+            "--quiet",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).starts_with(
+            "error: every one of the 3 evaluations failed, so there is no result; the last: \
+             the command exited with exit status: 1"
+        ),
+        "{}",
+        text(&run.stderr)
+    );
+    assert_eq!(records(&dir.join("out")).len(), 3);
+}

@@ -473,7 +473,7 @@ fn a_command_oracle_needs_allow_exec() {
     assert_eq!(o.status.code(), Some(1));
     let err = text(&o.stderr);
     assert!(
-        err.contains("this problem runs an external command; pass --allow-exec to let it"),
+        err.contains("this problem runs an external command; pass --allow-exec (Python: allow_exec=True) to let it"),
         "{err}"
     );
     assert!(err.contains("problem.pde:5:"), "{err}");

@@ -87,6 +87,23 @@ def test_a_batch_is_distinct_points_and_unasked_points_are_extra(tmp_path):
     assert len(opt) == 5 and opt.pending.shape == (3, 2)
     with pytest.raises(pinnbo.RunError, match="budget of 12 evaluations cannot take 5 more"):
         opt.ask(5)
+    with pytest.raises(ValueError, match="n must be at least 1, not -1"):
+        opt.ask(-1)
+
+
+def test_a_told_point_told_again_is_a_retry_or_refused(tmp_path):
+    opt = pinnbo.Optimizer(pinnbo.Problem.from_str(QUADRATIC), out=tmp_path / "run")
+    (x,) = opt.ask()
+    opt.tell(x, 1.0)
+    opt.tell(x, 1.0)  # a retry of the same outcome changes nothing
+    with pytest.raises(pinnbo.RunError, match="told already .* with another outcome"):
+        opt.tell(x, 2.0)
+    assert len(opt) == 1 and list(opt.history["id"]) == [0]
+
+
+def test_a_run_where_every_evaluation_failed_raises(tmp_path):
+    with pytest.raises(pinnbo.RunError, match="every one of the 5 evaluations failed"):
+        pinnbo.minimize(lambda x: float("nan"), [(0, 1)], budget=5, out=tmp_path / "run")
 
 
 # Callables as oracles ------------------------------------------------------------------

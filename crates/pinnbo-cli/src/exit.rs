@@ -12,8 +12,8 @@ pub enum Exit {
     /// unknown method.
     Usage = 2,
     /// `solve` stopped early (too many failed evaluations in a row, a method error, Ctrl-C or
-    /// SIGTERM), or some
-    /// `bench` run did; everything computed is journaled and summarized.
+    /// SIGTERM) or ended with every evaluation failed, or some `bench` run did; everything
+    /// computed is journaled and summarized.
     Stopped = 3,
 }
 

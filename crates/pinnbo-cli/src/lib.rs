@@ -31,7 +31,8 @@ use std::process::ExitCode;
     long_about = None,
     propagate_version = true,
     after_help = "Exit codes: 0 success; 1 an invalid file or a failure on its input; 2 a wrong \
-                  command line; 3 a run stopped early (its evaluations are journaled)."
+                  command line; 3 a run stopped early or every evaluation failed (its \
+                  evaluations are journaled)."
 )]
 pub struct Cli {
     #[command(subcommand)]

@@ -138,9 +138,10 @@ fn write_outputs(run: &Run) -> PyResult<()> {
 
 /// The pending point asked at `x`, if any (compared as asked: `ask` hands out exact values,
 /// and a caller passes them back).
-fn pending_at(run: &Run, x: &[f64]) -> Option<usize> {
-    run.pending()
-        .into_iter()
+/// The id of the point asked at `x`, pending or already told (told again, the run takes the
+/// same outcome as a retry and refuses another).
+fn asked_at(run: &Run, x: &[f64]) -> Option<usize> {
+    (run.asked().iter())
         .find(|a| a.x.len() == x.len() && a.x.iter().zip(x).all(|(p, q)| p == q))
         .map(|a| a.id)
 }
@@ -205,7 +206,10 @@ impl Optimizer {
     /// sees the ones before it (and every point still pending) as fantasies, so the points
     /// differ. The GIL is released while the method searches.
     #[pyo3(signature = (n = 1))]
-    fn ask<'py>(&mut self, py: Python<'py>, n: usize) -> PyResult<Bound<'py, PyAny>> {
+    fn ask<'py>(&mut self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyAny>> {
+        let n = usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
+            PyValueError::new_err(format!("ask(n): n must be at least 1, not {n}"))
+        })?;
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
         let asked = py.detach(|| run.ask(n)).map_err(run_error)?;
@@ -215,7 +219,8 @@ impl Optimizer {
 
     /// Records what the points `x` (one point, or an `(n, dim)` array) gave: `y` a number or
     /// `n` numbers, `constraints` a list (or `n` lists) in the file's order. A point that was
-    /// asked is told as that point; any other is an extra observation. A NaN is journaled as
+    /// asked is told as that point (told again: the same outcome is a retry, another raises
+    /// `RunError`); any other is an extra observation. A NaN is journaled as
     /// a failed evaluation; so is `failed="why"` in place of `y`.
     #[pyo3(signature = (x, y = None, constraints = None, failed = None))]
     fn tell(
@@ -235,7 +240,7 @@ impl Optimizer {
         let outcomes = outcomes(points.len(), single, y, constraints, failed)?;
         let mut run = self.locked();
         for (point, outcome) in points.into_iter().zip(outcomes) {
-            let told = match pending_at(&run, &point) {
+            let told = match asked_at(&run, &point) {
                 Some(id) => run.tell(id, outcome).map(|_: Told| ()),
                 None => run.tell_extra(point, outcome).map(|_| ()),
             };

@@ -139,7 +139,8 @@ pub fn from_problem(problem: &Problem, allow_exec: bool) -> Result<Box<dyn Oracl
                     pinnbo_dsl::Diagnostic::error(
                         "oracle::exec-not-allowed",
                         spec.span,
-                        "this problem runs an external command; pass --allow-exec to let it",
+                        "this problem runs an external command; pass --allow-exec (Python: \
+                         allow_exec=True) to let it",
                     )
                     .with_label("would run this command"),
                 )));

@@ -55,6 +55,11 @@ pub enum Told {
 }
 
 impl Run {
+    /// Every point asked, pending or told.
+    pub fn asked(&self) -> &[Ask] {
+        &self.asks
+    }
+
     /// The points asked and not yet told, oldest first.
     pub fn pending(&self) -> Vec<&Ask> {
         let answered: std::collections::HashSet<usize> = self
@@ -124,7 +129,7 @@ impl Run {
         if used + q > self.config.budget {
             return Err(RunError::Refused(format!(
                 "the budget of {} evaluations cannot take {q} more: {} evaluated, {pending} \
-                 pending; raise it with --budget",
+                 pending; raise it with --budget (Python: budget=)",
                 self.config.budget,
                 self.records.len()
             )));
@@ -186,7 +191,7 @@ impl Run {
         super::validate::point(&self.problem, &x).map_err(RunError::Refused)?;
         if self.records.len() + self.pending().len() >= self.config.budget {
             return Err(RunError::Refused(format!(
-                "the budget of {} evaluations is spent; raise it with --budget",
+                "the budget of {} evaluations is spent; raise it with --budget (Python: budget=)",
                 self.config.budget
             )));
         }

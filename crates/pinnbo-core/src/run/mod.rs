@@ -98,6 +98,9 @@ pub enum RunError {
     Interrupted(usize),
     #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
     TooManyFailures(usize, String),
+    /// The budget is spent and no evaluation succeeded: there is no result.
+    #[error("every one of the {0} evaluations failed, so there is no result; the last: {1}")]
+    NothingSucceeded(usize, String),
     #[error("the {method} step failed at evaluation {index}: {source}")]
     Strategy {
         method: String,
@@ -516,7 +519,7 @@ impl Run {
                     let record = self.records.last().expect("just journaled");
                     observer.on_record(self, record);
                 }
-                Ok(None) => break Ok(()),
+                Ok(None) => break self.some_success(),
                 Err(e) => break Err(e),
             }
         };
@@ -524,14 +527,27 @@ impl Run {
         outcome
     }
 
-    fn too_many_failures(&self) -> RunError {
-        let last = self
-            .records
-            .iter()
-            .rev()
+    /// A run that ended with evaluations, none of them successful, is an error: it has no
+    /// result to report.
+    fn some_success(&self) -> Result<(), RunError> {
+        if self.records.is_empty() || self.records.iter().any(|r| r.observed.is_some()) {
+            return Ok(());
+        }
+        Err(RunError::NothingSucceeded(
+            self.records.len(),
+            self.last_failure(),
+        ))
+    }
+
+    /// Why the last failed evaluation failed.
+    fn last_failure(&self) -> String {
+        (self.records.iter().rev())
             .find_map(|r| r.failure.clone())
-            .unwrap_or_default();
-        RunError::TooManyFailures(self.failures_in_a_row, last)
+            .unwrap_or_default()
+    }
+
+    fn too_many_failures(&self) -> RunError {
+        RunError::TooManyFailures(self.failures_in_a_row, self.last_failure())
     }
 
     /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
