@@ -263,3 +263,57 @@ fn imported_evaluations_lead_the_journal_and_bad_rows_are_located() {
         assert!(!dir.join(&out).exists(), "nothing started for {file}");
     }
 }
+
+/// An import is journaled whole or not at all: a run killed while it imports leaves no
+/// journal (the import starts over) or one with every row, never some of them.
+#[test]
+fn an_interrupted_import_leaves_all_its_rows_or_none() {
+    let rows = 20_000;
+    let problem = format!(
+        "problem \"bowl\"\nvar x1 in [0, 1], x2 in [0, 2]\n\
+         minimize (x1 - 0.3)^2 + (x2 - 0.6)^2\nbudget {}, init 4 sobol\nmethod random\n",
+        rows + 10
+    );
+    let mut csv = String::from("x1,x2,objective\n");
+    for i in 0..rows {
+        let (a, b) = ((i % 97) as f64 / 97.0, (i % 89) as f64 / 44.5);
+        csv.push_str(&format!(
+            "{a},{b},{}\n",
+            (a - 0.3).powi(2) + (b - 0.6).powi(2)
+        ));
+    }
+    let dir = scratch("import-killed", &problem, &[("prior.csv", &csv)]);
+    for (attempt, wait) in [5u64, 20, 60, 150].into_iter().enumerate() {
+        let out = format!("run{attempt}");
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+            .args([
+                "solve",
+                "problem.pde",
+                "--import",
+                "prior.csv",
+                "--out",
+                &out,
+                "--quiet",
+            ])
+            .current_dir(&dir)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(wait));
+        child.kill().unwrap();
+        child.wait().unwrap();
+        let journal = dir.join(&out).join("journal.jsonl");
+        if !journal.exists() {
+            continue;
+        }
+        let imported = records(&dir.join(&out))
+            .iter()
+            .filter(|r| r["phase"] == "import")
+            .count();
+        assert_eq!(
+            imported, rows,
+            "attempt {attempt}: {imported} of {rows} rows journaled"
+        );
+    }
+}

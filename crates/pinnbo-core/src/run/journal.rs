@@ -196,22 +196,41 @@ pub struct Journal {
 }
 
 impl Journal {
-    /// A new journal (refuses to overwrite one).
-    pub fn create(path: &Path, header: &Header) -> Result<Journal, JournalError> {
+    /// A new journal (refuses to overwrite one) holding `header` and the `leading` records
+    /// (imported evaluations): all of them or, if the process dies on the way, no journal
+    /// at all. They are written under a temporary name, synced, and linked into place.
+    pub fn create(
+        path: &Path,
+        header: &Header,
+        leading: &[Record],
+    ) -> Result<Journal, JournalError> {
         let shown = path.display().to_string();
         let io = JournalError::io_at(path);
+        if std::fs::symlink_metadata(path).is_ok() {
+            return Err(io(std::io::Error::from(std::io::ErrorKind::AlreadyExists)));
+        }
+        let temporary = super::atomic::temporary(path);
+        let written = (|| {
+            let mut file = super::atomic::claim(&temporary)?;
+            let mut text = serde_json::to_string(header).expect("serializable");
+            text.push('\n');
+            for record in leading {
+                text.push_str(&serde_json::to_string(record).expect("serializable"));
+                text.push('\n');
+            }
+            file.write_all(text.as_bytes())?;
+            file.sync_data()?;
+            // A link, not a rename: it fails where a journal appeared meanwhile.
+            std::fs::hard_link(&temporary, path)
+        })();
+        let _ = std::fs::remove_file(&temporary);
+        written.map_err(io)?;
         let file = OpenOptions::new()
-            .write(true)
-            .create_new(true)
+            .append(true)
             .open(path)
-            .map_err(io)?;
+            .map_err(JournalError::io_at(path))?;
         lock_for_writing(&file, &shown, "this run")?;
-        let mut journal = Journal {
-            file,
-            path: shown.clone(),
-        };
-        journal.write_line(&serde_json::to_string(header).expect("serializable"))?;
-        Ok(journal)
+        Ok(Journal { file, path: shown })
     }
 
     /// Opens an existing journal for appending, with everything it holds. A last line
@@ -350,7 +369,7 @@ mod tests {
     #[test]
     fn an_unreadable_record_is_located_by_its_line_in_the_file() {
         let (dir, path) = scratch("bad");
-        drop(Journal::create(&path, &header()).unwrap());
+        drop(Journal::create(&path, &header(), &[]).unwrap());
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"index\": 0, \"x\": [0.5,]}\n").unwrap();
         drop(file);
@@ -380,7 +399,7 @@ mod tests {
     fn a_journal_has_one_writer_at_a_time() {
         let (dir, path) = scratch("lock");
         let header = header();
-        let first = Journal::create(&path, &header).unwrap();
+        let first = Journal::create(&path, &header, &[]).unwrap();
         // flock conflicts between two opens even within one process.
         let second = Journal::resume(&path)
             .err()

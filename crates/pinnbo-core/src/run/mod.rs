@@ -165,11 +165,8 @@ impl Run {
             source,
         })?;
         let header = header(&setup.problem, &setup.config);
-        let mut journal = Journal::create(&dir.join("journal.jsonl"), &header)?;
-        amend::snapshot(dir, setup.problem.source.text())?;
-        let mut records = Vec::new();
-        for (index, row) in setup.imported.iter().enumerate() {
-            let record = Record {
+        let records: Vec<Record> = (setup.imported.iter().enumerate())
+            .map(|(index, row)| Record {
                 index,
                 phase: Phase::Import,
                 x: row.x.clone(),
@@ -183,10 +180,11 @@ impl Run {
                     seed: setup.config.seed,
                     index,
                 },
-            };
-            journal.append(&record)?;
-            records.push(record);
-        }
+            })
+            .collect();
+        // The imported evaluations are journaled with the header, all or none.
+        let journal = Journal::create(&dir.join("journal.jsonl"), &header, &records)?;
+        amend::snapshot(dir, setup.problem.source.text())?;
         Ok(Run::assemble(setup, journal, records, Vec::new(), dir))
     }
 
