@@ -298,6 +298,31 @@ fn bench_refuses_unknown_methods_and_a_foreign_reference() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr)
         .contains("error: none of --methods applies to any of the problems; nothing was run"));
+    // A method listed twice would count each of its runs twice.
+    let out = pinnbo(
+        &dir,
+        &["bench", "quadratic.pde", "--methods", "random,random"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr)
+        .contains("error: `random` is listed twice in --methods"));
+    // A command problem without --allow-exec: refused before anything runs.
+    std::fs::write(
+        dir.join("command.pde"),
+        "var x in [0, 1]\nfield f(x)\nminimize f\noracle command \"echo {x}\"\n",
+    )
+    .unwrap();
+    let out = pinnbo(
+        &dir,
+        &["bench", "command.pde", "--methods", "random", "--quick"],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: command.pde runs an external command; pass --allow-exec to let the benchmark \
+         run it\n"
+    );
+    assert!(!dir.join("bench/command").exists(), "nothing was run");
     // A seed count is a list of runs made before any starts: bounded.
     let out = pinnbo(&dir, &["bench", "quadratic.pde", "--seeds", "99999999999"]);
     assert_eq!(out.status.code(), Some(2));

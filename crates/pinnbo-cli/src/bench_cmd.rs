@@ -232,6 +232,11 @@ fn check_options(o: &Options) -> Result<(), String> {
     if o.methods.is_empty() {
         return Err("--methods needs at least one method".into());
     }
+    // A method listed twice would run each of its runs twice and count them twice.
+    let twice = (o.methods.iter().enumerate()).find(|(i, m)| o.methods[..*i].contains(m));
+    if let Some((_, m)) = twice {
+        return Err(format!("`{m}` is listed twice in --methods"));
+    }
     if let Some(a) = &o.against {
         if !o.methods.contains(a) {
             return Err(format!("--against {a} is not one of --methods"));
@@ -257,6 +262,18 @@ fn plan(o: &Options, style: Style) -> Result<Plan, String> {
         return Err(String::new());
     }
     let problems: Vec<_> = loaded.into_iter().flatten().map(|c| c.problem).collect();
+    let runs_commands =
+        |p: &&pinnbo_dsl::Problem| matches!(p.oracle, pinnbo_dsl::ir::Oracle::Command(_));
+    if let Some(p) = problems
+        .iter()
+        .find(runs_commands)
+        .filter(|_| !o.allow_exec)
+    {
+        return Err(format!(
+            "{} runs an external command; pass --allow-exec to let the benchmark run it",
+            p.source.name()
+        ));
+    }
     for (i, p) in problems.iter().enumerate() {
         if problems[..i].iter().any(|q| q.name == p.name) {
             return Err(format!(
