@@ -188,6 +188,21 @@ fn eval_goes_through_the_oracle_when_there_is_no_closed_form() {
     let ran = pinnbo(&["eval", &file, "--at", "x=0.3", "--allow-exec"]);
     assert_eq!(ran.status.code(), Some(0), "{}", text(&ran.stderr));
     assert!(text(&ran.stdout).contains("objective  0.125 (minimize)"));
+    // No command runs at a point that is not one.
+    for at in ["x=1e999", "x=nan"] {
+        let refused = pinnbo(&["eval", &file, "--at", at, "--allow-exec"]);
+        assert_eq!(
+            refused.status.code(),
+            Some(2),
+            "{at}: {}",
+            text(&refused.stderr)
+        );
+        assert!(text(&refused.stdout).is_empty(), "{at}");
+        assert!(
+            text(&refused.stderr).contains("is not a finite number"),
+            "{at}"
+        );
+    }
 }
 
 #[test]

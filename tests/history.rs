@@ -219,6 +219,7 @@ fn imported_evaluations_lead_the_journal_and_bad_rows_are_located() {
             ("text.csv", "x1,x2,objective\n0.5,0.5,1\n0.5,abc,1\n"),
             ("outside.csv", "x1,x2,objective\n1.5,0.5,1\n"),
             ("missing.csv", "x1,x2\n0.5,0.5\n"),
+            ("twice.csv", "x1,x2,objective,x1\n0.5,0.5,1,0.7\n"),
         ],
     );
     let solve = |args: &[&str]| {
@@ -255,6 +256,7 @@ fn imported_evaluations_lead_the_journal_and_bad_rows_are_located() {
             "missing.csv",
             "missing.csv:1: no column `objective`; the header needs x1, x2, objective",
         ),
+        ("twice.csv", "twice.csv:1:4: the column `x1` is named twice"),
     ] {
         let out = format!("bad-{file}");
         let refused = solve(&["--import", file, "--out", &out]);

@@ -49,6 +49,11 @@ pub fn run(o: &Options, style: Style) -> Exit {
             return Exit::Usage;
         }
     };
+    // Outside the bounds is a warning (eval explores); a non-finite coordinate is no point.
+    if let Some((c, v)) = (problem.coords.iter().zip(&x)).find(|(_, v)| !v.is_finite()) {
+        eprintln!("error: `{}` = {v} is not a finite number", c.name);
+        return Exit::Usage;
+    }
     match evaluate(&problem, &x, o.allow_exec) {
         Ok(report) => {
             for (_, w) in problem.outside_bounds(&x) {

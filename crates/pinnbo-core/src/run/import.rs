@@ -38,6 +38,20 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
             )
         })?);
     }
+    // A column named twice: which of the two holds the values is anyone's guess.
+    let twice = (header.iter().enumerate()).find(|(k, h)| {
+        header
+            .iter()
+            .take(*k)
+            .any(|earlier| earlier.trim() == h.trim())
+    });
+    if let Some((k, name)) = twice {
+        return Err(format!(
+            "{shown}:1:{}: the column `{}` is named twice",
+            k + 1,
+            name.trim()
+        ));
+    }
     if let Some((k, extra)) =
         (header.iter().enumerate()).find(|(_, h)| !wanted.iter().any(|w| w == h.trim()))
     {
