@@ -136,10 +136,15 @@ fn a_batch_of_pending_points_is_told_or_evaluated_once_each() {
         text(&conflicting.stderr),
         "error: point 5 was told already (evaluation 5) with another outcome\n"
     );
+    // A value that is no value is journaled as a failure, and told again it is a retry.
+    for _ in 0..2 {
+        let nan = tell(&["--id", "6", "--objective", "nan"]);
+        assert!(nan.status.success(), "{}", text(&nan.stderr));
+    }
     let unknown = tell(&["--id", "40", "--objective", "1"]);
     assert_eq!(
         text(&unknown.stderr),
-        "error: no point 40 was asked; pending: 4, 6, 7\n"
+        "error: no point 40 was asked; pending: 4, 7\n"
     );
 
     let resumed = pinnbo(
@@ -153,7 +158,7 @@ fn a_batch_of_pending_points_is_told_or_evaluated_once_each() {
         .iter()
         .map(|r| r["rng"]["index"].as_u64().unwrap())
         .collect();
-    assert_eq!(slots, [0, 1, 2, 3, 5, 4, 6, 7, 8, 9, 10, 11]);
+    assert_eq!(slots, [0, 1, 2, 3, 5, 6, 4, 7, 8, 9, 10, 11]);
     for r in &all[4..8] {
         let slot = r["rng"]["index"].as_u64().unwrap() as usize;
         let at = &batch.iter().find(|p| p.0 == slot).unwrap().1;

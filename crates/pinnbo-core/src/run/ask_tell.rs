@@ -224,6 +224,14 @@ impl Run {
                     e.constraints.len()
                 )));
             }
+            // A non-finite value is the failure it is journaled as, so that telling it
+            // again is the same outcome (a retry), not another.
+            let names: Vec<String> = (self.problem.constraints.iter())
+                .map(|c| c.name.clone())
+                .collect();
+            if let Some(what) = e.non_finite(&names) {
+                return Ok(Outcome::Failed(Failure::NonFinite(what).to_string()));
+            }
         }
         Ok(outcome)
     }
