@@ -236,12 +236,22 @@ fn parse_json(stdout: &str, constraints: usize) -> Result<Evaluation, Failure> {
     })
 }
 
+/// What a command printed, made fit for a message: at most 200 characters, and every
+/// control character (a terminal escape sequence, a carriage return) shown escaped, so
+/// that what a program prints cannot drive the user's terminal.
 fn truncate(s: &str) -> String {
     const MAX: usize = 200;
-    match s.char_indices().nth(MAX) {
+    let shown = match s.char_indices().nth(MAX) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_string(),
-    }
+    };
+    shown
+        .chars()
+        .flat_map(|c| match c.is_control() {
+            true => c.escape_default().collect::<Vec<_>>(),
+            false => vec![c],
+        })
+        .collect()
 }
 
 impl Oracle for CommandOracle {
@@ -415,6 +425,16 @@ mod tests {
             let pid = Pid::from_raw(pid.trim().parse().unwrap()).unwrap();
             let _ = rustix::process::kill_process(pid, Signal::KILL);
         }
+    }
+
+    /// A failure's message shows a program's terminal escape sequences escaped.
+    #[test]
+    fn escape_sequences_in_a_failure_are_shown_escaped() {
+        let dir = scratch("escapes");
+        let mut o = oracle(&dir, "printf '\\\\033[2Jgone\\\\r' >&2; exit 1", "");
+        let failure = o.evaluate(&[0.5]).unwrap_err().to_string();
+        assert!(!failure.chars().any(char::is_control), "{failure:?}");
+        assert!(failure.contains("\\u{1b}[2Jgone"), "{failure}");
     }
 
     /// A program that prints without end fails the evaluation; its output is not kept.
