@@ -78,3 +78,34 @@ fn a_run_where_every_evaluation_failed_is_not_a_success() {
     );
     assert_eq!(records(&dir.join("out")).len(), 3);
 }
+
+/// Values near 1e200 overflow PINN-BO's loss: the run stops with exit code 3 (a method
+/// error, everything journaled), and the pictures that can be drawn still are.
+#[test]
+fn a_method_failing_on_huge_values_stops_the_run_and_keeps_the_outputs() {
+    let problem = "var x in [0, 1]\nfield f(x)\npde d(f, x, 2) = 0\nminimize f\n\
+        oracle command \"./huge.sh {x}\"\nbudget 5, init 3 sobol\n\
+        method pinn-bo { width 8, depth 1, epochs 20, residual_points 16 }\n";
+    let huge = "#!/bin/sh\nawk -v a=\"$1\" 'BEGIN { print (1 + a) * 1e200 }'\n";
+    let dir = scratch("huge-values", problem, &[("huge.sh", huge)]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "out",
+            "--quiet",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
+    assert_eq!(
+        records(&dir.join("out")).len(),
+        3,
+        "the design is journaled"
+    );
+    for output in ["summary.json", "history.csv", "convergence.png"] {
+        assert!(dir.join("out").join(output).is_file(), "{output}");
+    }
+}

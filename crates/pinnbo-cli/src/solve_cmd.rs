@@ -358,10 +358,24 @@ fn significant(v: f64, digits: usize) -> f64 {
         .unwrap_or(v)
 }
 
+/// The summary and the history (an error when they cannot be written), then each picture:
+/// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
+/// others are still drawn.
 fn write_outputs(run: &mut Run) -> Result<(), String> {
     run.write_outputs()?;
-    draw_evaluations(run)?;
-    draw_surrogate(run)?;
+    let drawn = [
+        draw_evaluations(run),
+        draw_surrogate(run).map_err(|e| format!("surrogate.png not drawn: {e}")),
+        draw_convergence(run),
+    ];
+    for e in drawn.into_iter().filter_map(Result::err) {
+        eprintln!("warning: {e}");
+    }
+    Ok(())
+}
+
+/// The best feasible objective so far at each evaluation, as `convergence.png`.
+fn draw_convergence(run: &Run) -> Result<(), String> {
     let dir = run.dir();
     let best = outputs::best_so_far(run.problem(), run.records());
     let points: Vec<(f64, f64)> = best
