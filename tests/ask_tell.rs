@@ -401,3 +401,53 @@ fn a_killed_parallel_run_resumes_without_losing_or_repeating_evaluations() {
         "{starts} starts for 12 evaluations, {in_flight} of them in flight at the kill"
     );
 }
+
+/// A long batch shows each point as soon as it is journaled: the first line arrives while
+/// the rest are still being proposed, and a kill leaves no journaled point unseen but the
+/// one in flight.
+#[test]
+fn a_long_batch_prints_each_point_as_it_is_journaled() {
+    use std::io::{BufRead, BufReader};
+    let problem = "var x in [0, 1], y in [0, 1]\nfield f(x, y)\nminimize f\noracle external\n\
+        budget 60, init 4 sobol\nmethod gp-ei\n";
+    let dir = scratch("ask-streams", problem, &[]);
+    let mut tell = |id: &str, x: f64| {
+        let told = pinnbo(
+            &dir,
+            &["tell", "run", "--id", id, "--objective", &x.to_string()],
+        );
+        assert!(told.status.success(), "{}", text(&told.stderr));
+    };
+    let first = pinnbo(&dir, &["ask", "problem.pde", "--out", "run", "-n", "4"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    for (k, id) in ["0", "1", "2", "3"].into_iter().enumerate() {
+        tell(id, k as f64 * 0.3);
+    }
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+        .args(["ask", "run", "-n", "50"])
+        .current_dir(&dir)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let shown = lines.next().unwrap().unwrap();
+    assert!(shown.starts_with("4\tx="), "{shown}");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "printed only at the end"
+    );
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let printed = 1 + lines.map_while(Result::ok).count();
+    let journal = std::fs::read_to_string(dir.join("run/journal.jsonl")).unwrap();
+    let journaled = journal
+        .lines()
+        .filter(|l| l.starts_with("{\"ask\""))
+        .count()
+        - 4;
+    assert!(
+        journaled <= printed + 1,
+        "{journaled} journaled, {printed} shown"
+    );
+}

@@ -83,17 +83,25 @@ pub fn ask(o: &AskOptions, style: Style) -> Exit {
         Ok(run) => run,
         Err(exit) => return exit,
     };
-    let asks: Vec<Ask> = match o.pending {
-        true => run.pending().into_iter().cloned().collect(),
-        false => match run.ask(o.count) {
-            Ok(asks) => asks,
-            Err(e) => {
-                eprintln!("error: {e}");
-                return Exit::Invalid;
-            }
-        },
-    };
-    print_points(run.problem(), &asks, o.json);
+    if o.pending {
+        let asks: Vec<Ask> = run.pending().into_iter().cloned().collect();
+        print_points(run.problem(), &asks, o.json);
+        return Exit::Success;
+    }
+    // Each point is printed as soon as it is journaled (JSON: the array once complete).
+    let problem = run.problem().clone();
+    let mut asked = Vec::new();
+    let outcome = run.ask_each(o.count, |a| match o.json {
+        true => asked.push(a.clone()),
+        false => print_points(&problem, std::slice::from_ref(a), false),
+    });
+    if let Err(e) = outcome {
+        eprintln!("error: {e}");
+        return Exit::Invalid;
+    }
+    if o.json {
+        print_points(&problem, &asked, true);
+    }
     Exit::Success
 }
 
@@ -233,4 +241,6 @@ fn print_points(problem: &Problem, asks: &[Ask], as_json: bool) {
             .collect();
         println!("{}\t{}", a.id, at.join(","));
     }
+    // Shown before the next point is proposed, even when stdout is a pipe.
+    let _ = std::io::Write::flush(&mut std::io::stdout());
 }

@@ -124,6 +124,14 @@ impl Run {
     /// the next is proposed (so each sees the ones before it as fantasies). Refused when the
     /// evaluations made and pending would pass the budget.
     pub fn ask(&mut self, q: usize) -> Result<Vec<Ask>, RunError> {
+        let mut asked = Vec::with_capacity(q);
+        self.ask_each(q, |a| asked.push(a.clone()))?;
+        Ok(asked)
+    }
+
+    /// [`Run::ask`] telling `handed` of each point as soon as it is journaled, so that a
+    /// long batch shows its points as they come and a kill leaves none unseen.
+    pub fn ask_each(&mut self, q: usize, mut handed: impl FnMut(&Ask)) -> Result<(), RunError> {
         let pending = self.pending().len();
         let used = self.records.len() + pending;
         if used + q > self.config.budget {
@@ -134,7 +142,6 @@ impl Run {
                 self.records.len()
             )));
         }
-        let mut asked = Vec::with_capacity(q);
         for _ in 0..q {
             let slot = self.next_slot();
             let point = self.point_for(slot)?;
@@ -146,10 +153,10 @@ impl Run {
                 diagnostics: point.diagnostics,
             };
             self.journal.append_ask(&ask)?;
-            self.asks.push(ask.clone());
-            asked.push(ask);
+            handed(&ask);
+            self.asks.push(ask);
         }
-        Ok(asked)
+        Ok(())
     }
 
     /// Journals what the point asked as `id` gave. Telling an answered point again with the
