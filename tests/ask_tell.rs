@@ -411,7 +411,7 @@ fn a_long_batch_prints_each_point_as_it_is_journaled() {
     let problem = "var x in [0, 1], y in [0, 1]\nfield f(x, y)\nminimize f\noracle external\n\
         budget 60, init 4 sobol\nmethod gp-ei\n";
     let dir = scratch("ask-streams", problem, &[]);
-    let mut tell = |id: &str, x: f64| {
+    let tell = |id: &str, x: f64| {
         let told = pinnbo(
             &dir,
             &["tell", "run", "--id", id, "--objective", &x.to_string()],
