@@ -12,6 +12,7 @@ use pinnbo_core::run::{Run, RunConfig, RunError};
 use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
 use pinnbo_dsl::{Problem, Style};
 use signal_hook::consts::{SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -270,7 +271,8 @@ pub(crate) fn default_folder(problem: &Problem, config: &RunConfig) -> PathBuf {
 
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal),
 /// `parallel` evaluations at a time if given. Ctrl-C or SIGTERM stops it before the next
-/// evaluation starts (waiting for those running); a second one exits at once.
+/// evaluation starts (waiting for those running); a second one ends the running commands
+/// and exits at once.
 fn drive(run: &mut Run, quiet: bool, parallel: Option<u16>) -> Result<(), RunError> {
     let bar = if quiet {
         ProgressBar::hidden()
@@ -278,15 +280,20 @@ fn drive(run: &mut Run, quiet: bool, parallel: Option<u16>) -> Result<(), RunErr
         ProgressBar::new(run.config().budget as u64)
     };
     let stop = Arc::new(AtomicBool::new(false));
-    for (signal, code) in [(SIGINT, 130), (SIGTERM, 143)] {
-        // The conditional exit is registered first: it fires only when the flag is already
-        // set, i.e. on the second signal.
-        let registered =
-            signal_hook::flag::register_conditional_shutdown(signal, code, stop.clone())
-                .and_then(|_| signal_hook::flag::register(signal, stop.clone()));
-        if let Err(e) = registered {
-            bar.println(format!("warning: signals will stop the run at once: {e}"));
+    match Signals::new([SIGINT, SIGTERM]) {
+        Ok(mut signals) => {
+            let flag = stop.clone();
+            std::thread::spawn(move || {
+                for signal in signals.forever() {
+                    if flag.swap(true, Ordering::SeqCst) {
+                        // The commands run in groups of their own: they would outlive us.
+                        pinnbo_core::oracle::end_running_commands();
+                        std::process::exit(128 + signal);
+                    }
+                }
+            });
         }
+        Err(e) => bar.println(format!("warning: signals will stop the run at once: {e}")),
     }
     let progress = Progress { bar, stop };
     match parallel {

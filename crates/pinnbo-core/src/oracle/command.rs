@@ -27,6 +27,25 @@ use wait_timeout::ChildExt;
 /// How long an ended command's processes have between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_secs(2);
 
+/// The process groups of the commands running now: a process that must exit at once (a
+/// second Ctrl-C) ends them first with [`end_running`], since a command's own group does
+/// not receive the signals sent to pinnbo's.
+static RUNNING: Mutex<Vec<u32>> = Mutex::new(Vec::new());
+
+fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
+    RUNNING.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Ends every command running now (their whole process groups), as [`end_group`] does.
+pub fn end_running() {
+    let groups: Vec<u32> = running().drain(..).collect();
+    std::thread::scope(|s| {
+        for group in groups {
+            s.spawn(move || end_group(group));
+        }
+    });
+}
+
 /// Ends every process left in the process group `group`: SIGTERM, then SIGKILL to whatever
 /// is still there after [`GRACE`].
 fn end_group(group: u32) {
@@ -273,6 +292,7 @@ impl Oracle for CommandOracle {
             .spawn()
             .map_err(|e| Failure::Spawn(format!("`{line}`: {e}")))?;
         let group = child.id();
+        running().push(group);
         // Read both pipes while waiting, so a chatty program cannot block on a full pipe.
         let stdout = Drain::start(
             child
@@ -293,6 +313,7 @@ impl Oracle for CommandOracle {
         // The shell is done or out of time: what is left in its group goes (it would keep the
         // pipes open).
         end_group(group);
+        running().retain(|g| *g != group);
         let status = match waited {
             Ok(Some(status)) => status,
             Ok(None) => {

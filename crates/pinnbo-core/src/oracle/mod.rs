@@ -7,7 +7,7 @@ mod fdm;
 mod noise;
 
 pub use closed::ClosedFormOracle;
-pub use command::CommandOracle;
+pub use command::{end_running as end_running_commands, CommandOracle};
 pub use fdm::FdmOracle;
 pub use noise::NoiseModel;
 
