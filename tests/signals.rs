@@ -1,7 +1,6 @@
 //! A second Ctrl-C (or SIGTERM) exits at once, and ends the commands running then: they run
 //! in process groups of their own, which the signal sent to pinnbo does not reach.
 
-mod common;
 mod support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
