@@ -101,6 +101,21 @@ def test_a_told_point_told_again_is_a_retry_or_refused(tmp_path):
     assert len(opt) == 1 and list(opt.history["id"]) == [0]
 
 
+def test_a_closed_optimizer_lets_its_run_be_resumed_in_the_same_process(tmp_path):
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+    opt = pinnbo.Optimizer(problem, out=tmp_path / "run")
+    opt.tell(opt.ask()[0], 1.0)
+    with pytest.raises(pinnbo.RunError, match="open in this process by another Optimizer"):
+        pinnbo.Optimizer.resume(tmp_path / "run")
+    opt.close()
+    with pytest.raises(pinnbo.RunError, match="this run was closed"):
+        opt.ask()
+    with pinnbo.Optimizer.resume(tmp_path / "run") as again:
+        again.tell(again.ask()[0], 2.0)
+        assert len(again) == 2
+    assert len(pinnbo.Optimizer.resume(tmp_path / "run")) == 2
+
+
 def test_a_run_where_every_evaluation_failed_raises(tmp_path):
     with pytest.raises(pinnbo.RunError, match="every one of the 5 evaluations failed"):
         pinnbo.minimize(lambda x: float("nan"), [(0, 1)], budget=5, out=tmp_path / "run")

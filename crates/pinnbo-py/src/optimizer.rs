@@ -32,6 +32,8 @@ pub struct Optimizer {
     /// A Python object may be reached from several threads; the run has one writer.
     run: Mutex<Run>,
     interrupt: Interrupt,
+    /// Whether `close` released the run.
+    closed: std::sync::atomic::AtomicBool,
 }
 
 fn run_error(e: impl std::fmt::Display) -> PyErr {
@@ -44,6 +46,26 @@ fn build_error(e: BuildError) -> PyErr {
         BuildError::Method(e) => PyValueError::new_err(e.to_string()),
         e => run_error(e),
     }
+}
+
+impl Drop for Optimizer {
+    /// A collected Optimizer no longer holds its run.
+    fn drop(&mut self) {
+        self.release();
+    }
+}
+
+/// The run folders an Optimizer of this process holds open: a second one on the same run
+/// would be refused by the journal's lock, and is told why.
+static OPEN: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn open_runs() -> MutexGuard<'static, Vec<PathBuf>> {
+    OPEN.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The folder as compared between Optimizers (the same folder by another path included).
+fn canonical(dir: &Path) -> PathBuf {
+    dir.canonicalize().unwrap_or_else(|_| dir.to_path_buf())
 }
 
 /// A folder of its own under the system's temporary folder.
@@ -111,10 +133,30 @@ impl Optimizer {
         let run = py
             .detach(|| optimization.start(&dir))
             .map_err(build_error)?;
-        Ok(Optimizer {
+        Ok(Optimizer::holding(run, interrupt))
+    }
+
+    /// An Optimizer holding `run` open (recorded, so that another in this process is told).
+    fn holding(run: Run, interrupt: Interrupt) -> Optimizer {
+        open_runs().push(canonical(run.dir()));
+        Optimizer {
             run: Mutex::new(run),
             interrupt,
-        })
+            closed: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+
+    /// Closes the run's journal and forgets it as open, once.
+    fn release(&self) {
+        if self.closed.swap(true, Ordering::SeqCst) {
+            return;
+        }
+        let mut run = self.locked();
+        let mut open = open_runs();
+        if let Some(i) = open.iter().position(|d| *d == canonical(run.dir())) {
+            open.remove(i);
+        }
+        run.close();
     }
 
     /// Evaluates with the run's oracle to the budget, the GIL released; Ctrl-C stops it
@@ -183,6 +225,13 @@ impl Optimizer {
         oracle: Option<Py<PyAny>>,
         allow_exec: bool,
     ) -> PyResult<Optimizer> {
+        if open_runs().contains(&canonical(&out)) {
+            return Err(run_error(format!(
+                "{} is open in this process by another Optimizer; close it first \
+                 (`opt.close()`, or use it in a `with` block)",
+                out.display()
+            )));
+        }
         let interrupt = Interrupt::default();
         let reopened = Optimization::reopen(&out).map_err(build_error)?;
         let reopened = match budget {
@@ -196,10 +245,24 @@ impl Optimizer {
             None => reopened.for_ask_tell(),
         };
         let run = py.detach(|| reopened.resume(&out)).map_err(build_error)?;
-        Ok(Optimizer {
-            run: Mutex::new(run),
-            interrupt,
-        })
+        Ok(Optimizer::holding(run, interrupt))
+    }
+
+    /// Releases the run: its journal is closed (and unlocked), so `Optimizer.resume` or the
+    /// command line may continue it; this Optimizer then refuses to ask or tell. Also what
+    /// leaving a `with` block does.
+    fn close(&self) {
+        self.release();
+    }
+
+    fn __enter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+        slf
+    }
+
+    #[pyo3(signature = (*_exception))]
+    fn __exit__(&self, _exception: &Bound<'_, pyo3::types::PyTuple>) -> bool {
+        self.release();
+        false
     }
 
     /// The next `n` points to evaluate, as an `(n, dim)` array, journaled as pending. Each

@@ -123,6 +123,8 @@ pub enum JournalError {
         "{path} is locked: another process is writing {what}; wait for it to finish or stop it"
     )]
     Busy { path: String, what: &'static str },
+    #[error("{0}: this run was closed; resume it to write to it again")]
+    Closed(String),
 }
 
 impl JournalError {
@@ -191,7 +193,8 @@ pub fn read_header(path: &Path) -> Result<Header, JournalError> {
 }
 
 pub struct Journal {
-    file: File,
+    /// None once closed ([`Journal::close`]).
+    file: Option<File>,
     path: String,
 }
 
@@ -230,7 +233,10 @@ impl Journal {
             .open(path)
             .map_err(JournalError::io_at(path))?;
         lock_for_writing(&file, &shown, "this run")?;
-        Ok(Journal { file, path: shown })
+        Ok(Journal {
+            file: Some(file),
+            path: shown,
+        })
     }
 
     /// Opens an existing journal for appending, with everything it holds. A last line
@@ -299,7 +305,7 @@ impl Journal {
         file.set_len(kept).map_err(io)?;
         file.seek(SeekFrom::End(0)).map_err(io)?;
         let journal = Journal {
-            file,
+            file: Some(file),
             path: shown.clone(),
         };
         Ok((
@@ -321,12 +327,20 @@ impl Journal {
         self.write_line(&serde_json::to_string(&AskLine { ask }).expect("serializable"))
     }
 
+    /// Closes the file, and with it the lock: another writer may open the run.
+    pub fn close(&mut self) {
+        self.file = None;
+    }
+
     fn write_line(&mut self, line: &str) -> Result<(), JournalError> {
+        let Some(file) = self.file.as_mut() else {
+            return Err(JournalError::Closed(self.path.clone()));
+        };
         let result = (|| {
-            self.file.write_all(line.as_bytes())?;
-            self.file.write_all(b"\n")?;
-            self.file.flush()?;
-            self.file.sync_data()
+            file.write_all(line.as_bytes())?;
+            file.write_all(b"\n")?;
+            file.flush()?;
+            file.sync_data()
         })();
         result.map_err(|source| JournalError::Io {
             path: self.path.clone(),

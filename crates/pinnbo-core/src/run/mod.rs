@@ -339,6 +339,12 @@ impl Run {
         self.oracle.as_mut()
     }
 
+    /// Releases the journal (and its lock) so that another writer may open the run; this
+    /// one then refuses to write ([`JournalError::Closed`]).
+    pub fn close(&mut self) {
+        self.journal.close();
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

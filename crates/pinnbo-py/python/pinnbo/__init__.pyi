@@ -29,6 +29,10 @@ class Convergence(TypedDict):
     converged_since: Optional[int]
     stopped_at: Optional[int]
 
+class Parameter(TypedDict):
+    value: float
+    std: Optional[float]
+
 class History(TypedDict):
     x: npt.NDArray[np.float64]
     objective: npt.NDArray[np.float64]
@@ -116,12 +120,19 @@ class Optimizer:
         """Records what the points `x` gave (an unasked point is an extra observation)."""
     def run(self) -> None:
         """Evaluates with the run's oracle until the budget is spent."""
+    def close(self) -> None:
+        """Releases the run (its journal's lock): `resume` may continue it; this one stops."""
+    def __enter__(self) -> Optimizer: ...
+    def __exit__(self, *exception: Any) -> bool: ...
     @property
     def pending(self) -> npt.NDArray[np.float64]: ...
     @property
     def best(self) -> Optional[Best]: ...
     @property
     def convergence(self) -> Optional[Convergence]: ...
+    @property
+    def parameters(self) -> dict[str, Parameter]:
+        """The last estimate of the pde's unknown constants, by name."""
     @property
     def history(self) -> History: ...
     @property
