@@ -319,3 +319,35 @@ fn an_interrupted_import_leaves_all_its_rows_or_none() {
         );
     }
 }
+
+/// A resume refused for another run's journal names what differs; a journal whose recorded
+/// hash was edited is told apart from an edited problem file.
+#[test]
+fn a_refused_resume_names_what_differs() {
+    let problem = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 6, init 4 sobol\nmethod gp-ei\n";
+    let dir = scratch("resume-differs", problem, &[]);
+    let solve =
+        |args: &[&str]| pinnbo(&dir, &[&["solve", "problem.pde", "--quiet"], args].concat());
+    assert!(solve(&["--out", "run"]).status.success());
+    std::fs::write(dir.join("problem.pde"), problem.replace("sobol", "lhs")).unwrap();
+    let design = solve(&["--resume", "run", "--budget", "7"]);
+    assert_eq!(
+        text(&design.stderr),
+        "error: run was written by a different run: its initial design is sobol, this one's lhs\n"
+    );
+    std::fs::write(dir.join("problem.pde"), problem).unwrap();
+    let journal = dir.join("run/journal.jsonl");
+    let edited = std::fs::read_to_string(&journal).unwrap();
+    let start = edited.find("\"source_sha256\":\"").unwrap() + 17;
+    let edited = format!("{}deadbeef{}", &edited[..start], &edited[start + 64..]);
+    std::fs::write(&journal, edited).unwrap();
+    let hash = solve(&["--resume", "run", "--budget", "7"]);
+    assert!(
+        text(&hash.stderr).contains(
+            "its text is the run's own (journal.pde), but the journal records another hash for \
+             it: the journal's header or resume.json was edited"
+        ),
+        "{}",
+        text(&hash.stderr)
+    );
+}

@@ -104,9 +104,16 @@ pub(crate) fn reconcile(
         _ => false,
     };
     if changed && !accept_changed {
-        let what = std::fs::read_to_string(dir.join(SNAPSHOT))
-            .map(|before| first_difference(&before, source.text()))
-            .unwrap_or_else(|_| "its text differs".to_string());
+        let what = match std::fs::read_to_string(dir.join(SNAPSHOT)) {
+            // The text is the one the run followed, yet the hash journaled for it differs:
+            // the record, not the file, was changed.
+            Ok(before) if before == source.text() => format!(
+                "its text is the run's own ({SNAPSHOT}), but the journal records another \
+                 hash for it: the journal's header or {AMENDMENTS} was edited"
+            ),
+            Ok(before) => first_difference(&before, source.text()),
+            Err(_) => "its text differs".to_string(),
+        };
         return Err(RunError::Mismatch(format!(
             "{} changed since the run in {} started ({what}); continue with the edited file \
              with --accept-changed, or restore it",

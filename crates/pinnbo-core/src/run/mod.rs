@@ -109,6 +109,30 @@ pub enum RunError {
     },
 }
 
+/// What makes a journal another run's: its problem, method, seed, initial design size or
+/// kind, each named with the journal's value and this run's (empty when they agree).
+fn identity_differences(found: &Header, expected: &Header) -> Vec<String> {
+    let pairs = [
+        ("problem", found.problem.clone(), expected.problem.clone()),
+        ("method", found.method.clone(), expected.method.clone()),
+        ("seed", found.seed.to_string(), expected.seed.to_string()),
+        (
+            "initial design size",
+            found.init.to_string(),
+            expected.init.to_string(),
+        ),
+        (
+            "initial design",
+            found.design.clone(),
+            expected.design.clone(),
+        ),
+    ];
+    (pairs.into_iter())
+        .filter(|(_, a, b)| a != b)
+        .map(|(what, a, b)| format!("its {what} is {a}, this one's {b}"))
+        .collect()
+}
+
 /// The random stream for one purpose at one evaluation, from the run's seed alone.
 pub fn stream(seed: u64, purpose: u64, index: usize) -> ChaCha8Rng {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -201,21 +225,12 @@ impl Run {
             record_lines,
         } = contents;
         let expected = header(&setup.problem, &setup.config);
-        let identity = |h: &Header| {
-            (
-                h.problem.clone(),
-                h.method.clone(),
-                h.seed,
-                h.init,
-                h.design.clone(),
-            )
-        };
-        if identity(&found) != identity(&expected) {
+        let differences = identity_differences(&found, &expected);
+        if !differences.is_empty() {
             return Err(RunError::Mismatch(format!(
-                "{} was written by a different run: {} with {} seed {} init {}, not {} with {} seed {} init {}",
+                "{} was written by a different run: {}",
                 dir.display(),
-                found.problem, found.method, found.seed, found.init,
-                expected.problem, expected.method, expected.seed, expected.init
+                differences.join(", ")
             )));
         }
         if expected.budget < records.len() {
