@@ -239,7 +239,11 @@ fn configure(
             return Err("--budget must be at least 1".into());
         }
         config.budget = b;
-        config.init = config.init.min(b);
+        // A new run's design fits its budget; a resumed run keeps the design it started
+        // with (a budget within it ends the run there).
+        if o.resume.is_none() {
+            config.init = config.init.min(b);
+        }
     }
     let dir = match (&o.resume, &o.out) {
         (Some(dir), _) => dir.clone(),
