@@ -96,3 +96,26 @@ fn ask_never_writes_through_a_link_in_its_folder() {
         "precious"
     );
 }
+
+#[test]
+fn a_bench_never_creates_a_file_through_a_link() {
+    let dir = scratch("links-bench", QUADRATIC, &[]);
+    std::fs::create_dir_all(dir.join("bench")).unwrap();
+    symlink(dir.join("elsewhere"), dir.join("bench/bench.lock")).unwrap();
+    let run = pinnbo(
+        &dir,
+        &[
+            "bench",
+            "problem.pde",
+            "--methods",
+            "random",
+            "--quick",
+            "--quiet",
+        ],
+    );
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    assert!(
+        !dir.join("elsewhere").exists(),
+        "a file was created through the link"
+    );
+}

@@ -139,6 +139,12 @@ impl Plan {
             source,
         };
         std::fs::create_dir_all(&self.out).map_err(io)?;
+        // Never through a link: opening one would create the file it names.
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.is_symlink()) {
+            return Err(io(std::io::Error::other(
+                "a link where the benchmark's lock file belongs; remove it",
+            )));
+        }
         let file = std::fs::OpenOptions::new()
             .create(true)
             .truncate(false)
