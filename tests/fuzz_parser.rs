@@ -24,6 +24,8 @@ const TOKENS: &[&str] = &[
     "field",
     "fn",
     "const",
+    "param",
+    "log",
     "pde",
     "minimize",
     "maximize",
@@ -344,7 +346,7 @@ fn function_chain() -> impl Strategy<Value = (String, usize)> {
 fn generated_problem() -> impl Strategy<Value = String> {
     let oracle = prop_oneof![
         settings().prop_map(|s| {
-            format!("oracle fdm {{\n  {s}\n  u(0, y) = 0\n  u(1, y) = 0\n  u(x, 0) = 0\n  u(x, 1) = 0\n}}")
+            format!("oracle fdm {{\n  {s}\n  u(0, y) = 0\n  u(1, y) = 0\n  u(x, 0) = 0\n  u(x, 1) = 0\n  param k = 1\n}}")
         }),
         settings().prop_map(|s| format!("oracle command \"./sim {{x}} {{y}}\" {{ {s} }}")),
         Just("oracle closed-form".to_string()),
@@ -376,8 +378,9 @@ fn generated_problem() -> impl Strategy<Value = String> {
             )| {
                 let objective = objective.replace('K', &depth.to_string()).replace('N', &n);
                 format!(
-                "problem \"fuzz\"\nvar x in [{lo}, {hi}], y in [0, 1]\n{functions}field u(x, y)\n\
-                 pde d(u, x, {order}) + d(u, y, 2) = f0(x)\nminimize {objective}\n{oracle}\n\
+                "problem \"fuzz\"\nvar x in [{lo}, {hi}], y in [0, 1]\nparam k in [{lo}, {hi}] log\n\
+                 {functions}field u(x, y)\n\
+                 pde d(u, x, {order}) + k*d(u, y, 2) = f0(x)\nminimize {objective}\n{oracle}\n\
                  budget {budget}, init {init} sobol\nseed {n}\n{method}\n"
             )
             },
