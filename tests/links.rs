@@ -119,3 +119,28 @@ fn a_bench_never_creates_a_file_through_a_link() {
         "a file was created through the link"
     );
 }
+
+/// A link planted where the run keeps its saved states (a folder whose files it writes and
+/// removes) stops the run; the folder it names is left as it was.
+#[test]
+fn a_linked_folder_of_saved_states_is_refused() {
+    let text_ = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 6, init 3 sobol\nmethod gp-ei\n";
+    let dir = scratch("links-state", text_, &[]);
+    std::fs::create_dir_all(dir.join("victim")).unwrap();
+    std::fs::write(dir.join("victim/after-3.bin"), "precious").unwrap();
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    symlink(dir.join("victim"), dir.join("out/strategy")).unwrap();
+    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    assert_eq!(run.status.code(), Some(1), "{}", text(&run.stderr));
+    assert!(
+        text(&run.stderr).contains("a link where the run's own folder"),
+        "{}",
+        text(&run.stderr)
+    );
+    let kept: Vec<_> = std::fs::read_dir(dir.join("victim")).unwrap().collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        std::fs::read_to_string(dir.join("victim/after-3.bin")).unwrap(),
+        "precious"
+    );
+}

@@ -25,6 +25,12 @@ pub(crate) fn save(
     bytes: &[u8],
 ) -> Result<(), JournalError> {
     let folder = dir.join(FOLDER);
+    // Never through a link: the folder's files are written and removed.
+    if std::fs::symlink_metadata(&folder).is_ok_and(|m| m.is_symlink()) {
+        return Err(JournalError::io_at(&folder)(std::io::Error::other(
+            "a link where the run's own folder of saved states belongs; remove it",
+        )));
+    }
     std::fs::create_dir_all(&folder).map_err(JournalError::io_at(&folder))?;
     let target = path(dir, index);
     super::atomic::write(&target, bytes).map_err(JournalError::io_at(&target))?;
