@@ -121,7 +121,8 @@ fn a_bench_never_creates_a_file_through_a_link() {
 }
 
 /// A link planted where the run keeps its saved states (a folder whose files it writes and
-/// removes) stops the run; the folder it names is left as it was.
+/// removes) stops the run (exit 3, what was evaluated journaled); the folder it names is
+/// left as it was.
 #[test]
 fn a_linked_folder_of_saved_states_is_refused() {
     let text_ = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 6, init 3 sobol\nmethod gp-ei\n";
