@@ -474,10 +474,10 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
     };
     // Back to the file's sense (`maximize` is negated inside).
     let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
-    let (lo, hi) = (p.lower(), p.upper());
-    // The nearest grid node's prediction.
+    let space = pinnbo_core::space::Space::of(&p);
+    // The nearest grid node's prediction (the grid is the unit cube's).
     let node = |x: &[f64], i: usize| {
-        (((x[i] - lo[i]) / (hi[i] - lo[i])) * steps as f64)
+        (space.to_unit(x)[i] * steps as f64)
             .round()
             .clamp(0.0, steps as f64) as usize
     };

@@ -93,6 +93,8 @@ pub struct VarItem {
     pub lo: Expr,
     pub hi: Expr,
     pub bounds_span: Span,
+    /// `log`: searched on a log scale.
+    pub log: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -201,6 +201,9 @@ pub struct Coordinate {
     pub name: String,
     pub lo: f64,
     pub hi: f64,
+    /// Searched on a log scale (`var lr in [1e-4, 1e-1] log`; 0 < lo): the unit cube maps
+    /// onto `log x`.
+    pub log: bool,
     pub span: Span,
 }
 

@@ -29,10 +29,7 @@ fn history() -> Vec<Observed> {
 
 fn assert_inside(strategy: &mut dyn Strategy) {
     let history = history();
-    let space = Space {
-        lo: vec![0.0; D],
-        hi: vec![1.0; D],
-    };
+    let space = Space::linear(vec![0.0; D], vec![1.0; D]);
     let mut rng = ChaCha8Rng::seed_from_u64(3);
     let proposal = strategy.propose(&space, &history, &mut rng).unwrap();
     let region = TrustRegion::after(&history).unwrap();

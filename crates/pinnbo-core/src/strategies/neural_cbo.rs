@@ -214,10 +214,7 @@ mod tests {
 
     /// One step on the unit square from a fixed network and stream.
     fn propose(observed: &[Observed]) -> Proposal {
-        let space = Space {
-            lo: vec![0.0; 2],
-            hi: vec![1.0; 2],
-        };
+        let space = Space::linear(vec![0.0; 2], vec![1.0; 2]);
         let mut rng = ChaCha8Rng::seed_from_u64(1);
         cbo().propose(&space, observed, &mut rng).unwrap()
     }

@@ -15,14 +15,26 @@ use pinnbo_dsl::Problem;
 /// that the pde constrains what is optimized.
 pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, StrategyError> {
     let d = problem.dim();
-    match &problem.objective.expr {
-        Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => Ok(*id),
-        _ => Err(StrategyError::Unusable(format!(
-            "{method} needs an objective that is one field of all the variables, in their order \
-             (such as `minimize f` with `field f(x1, x2)`), so that the pde constrains what is \
-             optimized"
-        ))),
+    let field = match &problem.objective.expr {
+        Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => *id,
+        _ => {
+            return Err(StrategyError::Unusable(format!(
+                "{method} needs an objective that is one field of all the variables, in their \
+                 order (such as `minimize f` with `field f(x1, x2)`), so that the pde constrains \
+                 what is optimized"
+            )))
+        }
+    };
+    // The pde's derivatives are in the box's own coordinates, which the physics methods map
+    // linearly onto the unit cube.
+    if let Some(c) = problem.coords.iter().find(|c| c.log) {
+        return Err(StrategyError::Unusable(format!(
+            "{method} models the field in its variables' own (linear) coordinates, and `{}` \
+             is on a log scale: drop `log`, or choose a method without the pde (gp-ei)",
+            c.name
+        )));
     }
+    Ok(field)
 }
 
 /// Why the pde cannot condition a Gaussian process.

@@ -162,6 +162,9 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
         }
     };
     let (lo, hi) = interval(cx, &item.name, &item.lo, &item.hi, item.bounds_span)?;
+    if item.log && lo <= 0.0 {
+        return log_bounds(cx, &item.name, lo, item.bounds_span);
+    }
     let first = cx.coords.len();
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
@@ -170,6 +173,7 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
         name,
         lo,
         hi,
+        log: item.log,
         span: item.name.span,
     };
     match len {
@@ -227,6 +231,23 @@ fn interval(
     None
 }
 
+/// A variable or param on a log scale whose lower bound `lo` is not positive.
+fn log_bounds(cx: &mut Checker, name: &Ident, lo: f64, bounds_span: Span) -> Option<()> {
+    cx.error(
+        Diagnostic::error(
+            "pde::log-bounds",
+            bounds_span,
+            format!(
+                "`{}` is on a log scale, so its bounds must be positive; the lower is {lo}",
+                name.name
+            ),
+        )
+        .with_label("not positive")
+        .with_help("give a positive lower bound, or drop `log` for a linear scale"),
+    );
+    None
+}
+
 /// `param k in [lo, hi]` (`.. log`: a scale, fitted as its logarithm, so `0 < lo`).
 fn param(
     cx: &mut Checker,
@@ -237,19 +258,7 @@ fn param(
 ) -> Option<()> {
     let (lo, hi) = interval(cx, name, lo, hi, bounds_span)?;
     if log && lo <= 0.0 {
-        cx.error(
-            Diagnostic::error(
-                "pde::log-bounds",
-                bounds_span,
-                format!(
-                    "`{}` is on a log scale, so its bounds must be positive; the lower is {lo}",
-                    name.name
-                ),
-            )
-            .with_label("not positive")
-            .with_help("give a positive lower bound, or drop `log` for a linear scale"),
-        );
-        return None;
+        return log_bounds(cx, name, lo, bounds_span);
     }
     let id = cx.params.len();
     if !cx.declare(name, Declared::Param(id)) {

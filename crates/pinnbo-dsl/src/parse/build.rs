@@ -208,6 +208,7 @@ impl Builder<'_> {
             lo,
             hi,
             bounds_span,
+            log: it.next().is_some_and(|p| p.as_rule() == Rule::log_scale),
         }
     }
 

@@ -1,0 +1,52 @@
+//! The variables real design problems have: a continuous variable on a log scale is
+//! searched over its decades (docs/dsl.md).
+
+mod common;
+mod support;
+use common::pinnbo;
+use support::{records, scratch, text};
+
+/// A learning rate over three decades: the initial design spreads over the decades (a
+/// linear design would put one point in ten below 1e-2), and gp-ei finds the optimum at
+/// 10^-2.5 within a factor 1.5.
+#[test]
+fn a_log_scale_variable_is_searched_over_its_decades() {
+    let problem = "var lr in [1e-4, 1e-1] log\nminimize (log(lr)/log(10) + 2.5)^2\n\
+                   budget 14, init 6 sobol\nmethod gp-ei\n";
+    let dir = scratch("log-variable", problem, &[]);
+    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let lr: Vec<f64> = records(&dir.join("out"))
+        .iter()
+        .map(|r| r["x"][0].as_f64().unwrap())
+        .collect();
+    assert!(lr.iter().all(|v| (1e-4..=1e-1).contains(v)), "{lr:?}");
+    let below = lr[..6].iter().filter(|v| **v < 1e-2).count();
+    assert!(
+        below >= 3,
+        "the design has {below} of 6 points below 1e-2: {lr:?}"
+    );
+    let best = lr
+        .iter()
+        .copied()
+        .min_by(|a, b| (a.log10() + 2.5).abs().total_cmp(&(b.log10() + 2.5).abs()))
+        .unwrap();
+    let optimum = 10f64.powf(-2.5);
+    assert!(best / optimum < 1.5 && optimum / best < 1.5, "best {best}");
+}
+
+/// The physics methods model the field in its variables' linear coordinates: a log-scale
+/// variable of the field is refused with the reason.
+#[test]
+fn a_physics_method_refuses_a_log_scale_variable_of_its_field() {
+    let problem = "var x in [0.1, 10] log\nfield u(x)\npde d(u, x, 2) = 0\nminimize u\n\
+                   oracle external\nmethod physics-gp\n";
+    let dir = scratch("log-physics", problem, &[]);
+    let asked = pinnbo(&dir, &["ask", "problem.pde", "--out", "out"]);
+    assert_eq!(asked.status.code(), Some(2), "{}", text(&asked.stderr));
+    assert!(
+        text(&asked.stderr).contains("`x` is on a log scale: drop `log`"),
+        "{}",
+        text(&asked.stderr)
+    );
+}
