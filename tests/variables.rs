@@ -50,3 +50,42 @@ fn a_physics_method_refuses_a_log_scale_variable_of_its_field() {
         text(&asked.stderr)
     );
 }
+
+/// Integer variables: every proposal is a point of the lattice, and none repeats an
+/// evaluated one while the lattice has unevaluated points (20 of its 24 are evaluated).
+#[test]
+fn integer_proposals_are_integers_and_never_repeat() {
+    let problem = "var n in 1..6, m in 0..3\nminimize (n - 3.3)^2 + (m - 1.2)^2\n\
+                   budget 20, init 5 sobol\nmethod gp-ei\n";
+    let dir = scratch("integer-variables", problem, &[]);
+    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let points: Vec<Vec<f64>> = records(&dir.join("out"))
+        .iter()
+        .map(|r| serde_json::from_value(r["x"].clone()).unwrap())
+        .collect();
+    assert!(
+        points.iter().flatten().all(|v| v.fract() == 0.0),
+        "{points:?}"
+    );
+    let steps = &points[5..];
+    for (i, p) in steps.iter().enumerate() {
+        let earlier = points[..5 + i].iter().any(|q| q == p);
+        assert!(!earlier, "step {} repeats {p:?}", i + 1);
+    }
+    assert!(
+        points.contains(&vec![3.0, 1.0]),
+        "the optimum was not found"
+    );
+    // A value told for an integer variable must be one.
+    let told = pinnbo(
+        &dir,
+        &["tell", "out", "--at", "n=2.5,m=1", "--objective", "1"],
+    );
+    assert_eq!(told.status.code(), Some(1), "{}", text(&told.stderr));
+    assert!(
+        text(&told.stderr).contains("`n` = 2.5 is not an integer"),
+        "{}",
+        text(&told.stderr)
+    );
+}

@@ -1,5 +1,7 @@
 //! The design box and its map to the unit cube, where every surrogate works: linear in
-//! each variable, or in its logarithm for a variable on a log scale.
+//! each variable, or in its logarithm for a variable on a log scale; an integer variable
+//! `lo..hi` is relaxed to `[lo − ½, hi + ½]`, each integer owning an equal share of the
+//! unit interval, and a unit point maps to the integer whose share holds it.
 
 use pinnbo_dsl::Problem;
 
@@ -9,6 +11,8 @@ pub struct Space {
     pub hi: Vec<f64>,
     /// Which variables are on a log scale (their `lo` is positive).
     pub log: Vec<bool>,
+    /// Which variables take integer values.
+    pub integer: Vec<bool>,
 }
 
 impl Space {
@@ -17,13 +21,19 @@ impl Space {
             lo: problem.lower(),
             hi: problem.upper(),
             log: problem.coords.iter().map(|c| c.log).collect(),
+            integer: problem.coords.iter().map(|c| c.integer).collect(),
         }
     }
 
-    /// A box with every variable on a linear scale.
+    /// A box of continuous variables on a linear scale.
     pub fn linear(lo: Vec<f64>, hi: Vec<f64>) -> Space {
-        let log = vec![false; lo.len()];
-        Space { lo, hi, log }
+        let (log, integer) = (vec![false; lo.len()], vec![false; lo.len()]);
+        Space {
+            lo,
+            hi,
+            log,
+            integer,
+        }
     }
 
     pub fn dim(&self) -> usize {
@@ -35,8 +45,13 @@ impl Space {
         (u.iter().enumerate())
             .map(|(i, u)| {
                 let (lo, hi) = (self.lo[i], self.hi[i]);
+                if self.integer[i] {
+                    return (lo - 0.5 + u * (hi - lo + 1.0)).round().clamp(lo, hi);
+                }
                 match self.log[i] {
-                    true => (lo.ln() + u * (hi / lo).ln()).exp().clamp(lo, hi),
+                    // The ends exactly: a bound is a value the user wrote.
+                    true if *u >= 1.0 => hi,
+                    true => (lo * (hi / lo).powf(*u)).clamp(lo, hi),
                     false => lo + u * (hi - lo),
                 }
             })
@@ -48,12 +63,70 @@ impl Space {
         (x.iter().enumerate())
             .map(|(i, x)| {
                 let (lo, hi) = (self.lo[i], self.hi[i]);
+                if self.integer[i] {
+                    return (x - lo + 0.5) / (hi - lo + 1.0);
+                }
                 match self.log[i] {
                     true => (x / lo).ln() / (hi / lo).ln(),
                     false => (x - lo) / (hi - lo),
                 }
             })
             .collect()
+    }
+
+    /// The point of the box nearest to the unit point `u` (in the unit cube) that `taken`
+    /// does not hold, moving only the integer variables away from `u`'s own integers, nearer
+    /// ones first; None when every such point is taken (or the lattice is too large to
+    /// search, more than a million points).
+    pub fn nearest_free(&self, u: &[f64], taken: impl Fn(&[f64]) -> bool) -> Option<Vec<f64>> {
+        let x = self.to_box(u);
+        if !taken(&x) {
+            return Some(x);
+        }
+        let ints: Vec<usize> = (0..self.dim()).filter(|&i| self.integer[i]).collect();
+        let widest = ints
+            .iter()
+            .map(|&i| self.hi[i] - self.lo[i])
+            .fold(0.0, f64::max) as i64;
+        let size: f64 = ints
+            .iter()
+            .map(|&i| self.hi[i] - self.lo[i] + 1.0)
+            .product();
+        if ints.is_empty() || size > 1e6 {
+            return None;
+        }
+        for radius in 1..=widest {
+            let mut best: Option<(f64, Vec<f64>)> = None;
+            let side = (2 * radius + 1) as usize;
+            for code in 0..side.pow(ints.len() as u32) {
+                let offsets: Vec<i64> = (0..ints.len())
+                    .map(|k| (code / side.pow(k as u32) % side) as i64 - radius)
+                    .collect();
+                if offsets.iter().map(|o| o.abs()).max() != Some(radius) {
+                    continue;
+                }
+                let mut y = x.clone();
+                for (&i, o) in ints.iter().zip(&offsets) {
+                    y[i] += *o as f64;
+                }
+                let inside = ints
+                    .iter()
+                    .all(|&i| self.lo[i] <= y[i] && y[i] <= self.hi[i]);
+                if !inside || taken(&y) {
+                    continue;
+                }
+                let distance: f64 = (self.to_unit(&y).iter().zip(u))
+                    .map(|(a, b)| (a - b) * (a - b))
+                    .sum();
+                if best.as_ref().is_none_or(|(d, _)| distance < *d) {
+                    best = Some((distance, y));
+                }
+            }
+            if let Some((_, y)) = best {
+                return Some(y);
+            }
+        }
+        None
     }
 }
 
@@ -69,6 +142,7 @@ mod tests {
             lo: vec![1e-4, 0.0],
             hi: vec![1e-1, 2.0],
             log: vec![true, false],
+            integer: vec![false, false],
         };
         let x = space.to_box(&[1.0 / 3.0, 0.25]);
         assert!((x[0] - 1e-3).abs() < 1e-15, "{x:?}");
@@ -78,6 +152,32 @@ mod tests {
         assert!((back[0] - 2e-2).abs() < 1e-15 && (back[1] - 1.5).abs() < 1e-15);
         assert_eq!(space.to_box(&[0.0, 0.0])[0], 1e-4);
         assert_eq!(space.to_box(&[1.0, 1.0])[0], 1e-1);
+    }
+
+    /// Each integer of `1..4` owns a quarter of the unit interval; a taken point moves to
+    /// the nearest free integer, and once all are taken there is none.
+    #[test]
+    fn an_integer_variable_owns_equal_shares_and_taken_points_move() {
+        let space = Space {
+            lo: vec![1.0, 0.0],
+            hi: vec![4.0, 1.0],
+            log: vec![false, false],
+            integer: vec![true, false],
+        };
+        let n = |u: f64| space.to_box(&[u, 0.5])[0];
+        assert_eq!(
+            [n(0.0), n(0.24), n(0.26), n(0.6), n(1.0)],
+            [1.0, 1.0, 2.0, 3.0, 4.0]
+        );
+        assert_eq!(space.to_unit(&[3.0, 0.5]), vec![0.625, 0.5]);
+        let taken = |t: &[Vec<f64>]| {
+            let t = t.to_vec();
+            move |x: &[f64]| t.iter().any(|p| p.as_slice() == x)
+        };
+        let at = space.nearest_free(&[0.6, 0.5], taken(&[vec![3.0, 0.5]]));
+        assert_eq!(at, Some(vec![2.0, 0.5]));
+        let all: Vec<Vec<f64>> = (1..=4).map(|k| vec![k as f64, 0.5]).collect();
+        assert_eq!(space.nearest_free(&[0.6, 0.5], taken(&all)), None);
     }
 }
 

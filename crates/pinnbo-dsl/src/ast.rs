@@ -95,6 +95,8 @@ pub struct VarItem {
     pub bounds_span: Span,
     /// `log`: searched on a log scale.
     pub log: bool,
+    /// `lo..hi`: the integers from `lo` to `hi`.
+    pub integer: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -204,6 +204,8 @@ pub struct Coordinate {
     /// Searched on a log scale (`var lr in [1e-4, 1e-1] log`; 0 < lo): the unit cube maps
     /// onto `log x`.
     pub log: bool,
+    /// Takes the integers from `lo` to `hi` (`var n in 1..8`).
+    pub integer: bool,
     pub span: Span,
 }
 
@@ -521,18 +523,19 @@ impl Problem {
     /// that checks a point: the journal, told and imported points, `pinnbo eval`.
     pub fn outside_bounds(&self, x: &[f64]) -> Vec<(usize, String)> {
         (self.coords.iter().zip(x).enumerate())
-            .filter(|(_, (c, v))| {
+            .filter_map(|(k, (c, v))| {
                 let slack = 1e-9 * (c.hi - c.lo).abs().max(1.0);
-                !v.is_finite() || **v < c.lo - slack || **v > c.hi + slack
-            })
-            .map(|(k, (c, v))| {
-                (
-                    k,
-                    format!(
+                let outside = !v.is_finite() || *v < c.lo - slack || *v > c.hi + slack;
+                let message = match c.integer {
+                    true if outside => format!("`{}` = {v} is outside {}..{}", c.name, c.lo, c.hi),
+                    true if v.fract() != 0.0 => format!("`{}` = {v} is not an integer", c.name),
+                    false if outside => format!(
                         "`{}` = {v} is outside its bounds [{}, {}]",
                         c.name, c.lo, c.hi
                     ),
-                )
+                    _ => return None,
+                };
+                Some((k, message))
             })
             .collect()
     }

@@ -381,9 +381,20 @@ impl Run {
                 (Phase::Step, unit, diagnostics)
             }
         };
-        let x = self
-            .space
-            .to_box(&unit.iter().map(|u| u.clamp(0.0, 1.0)).collect::<Vec<_>>());
+        let unit: Vec<f64> = unit.iter().map(|u| u.clamp(0.0, 1.0)).collect();
+        let x = match phase {
+            // With integer variables a proposal may fall on a point already evaluated (or
+            // pending): the nearest free one takes its place while there is one.
+            Phase::Step if self.space.integer.contains(&true) => {
+                let taken = |y: &[f64]| {
+                    let evaluated = self.records.iter().map(|r| r.x.as_slice());
+                    let pending = self.pending().into_iter().map(|a| a.x.as_slice());
+                    evaluated.chain(pending).any(|p| p == y)
+                };
+                (self.space.nearest_free(&unit, taken)).unwrap_or_else(|| self.space.to_box(&unit))
+            }
+            _ => self.space.to_box(&unit),
+        };
         Ok(ask_tell::Point {
             slot,
             phase,

@@ -34,6 +34,14 @@ pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, Strat
             c.name
         )));
     }
+    if let Some(c) = problem.coords.iter().find(|c| c.integer) {
+        return Err(StrategyError::Unusable(format!(
+            "{method} conditions on the pde over continuous variables, and `{}` takes integer \
+             values: a pde within each of its values is not built yet; choose a method without \
+             the pde (gp-ei)",
+            c.name
+        )));
+    }
     Ok(field)
 }
 

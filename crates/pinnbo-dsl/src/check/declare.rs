@@ -165,6 +165,21 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
     if item.log && lo <= 0.0 {
         return log_bounds(cx, &item.name, lo, item.bounds_span);
     }
+    if item.integer && (lo.fract() != 0.0 || hi.fract() != 0.0 || hi - lo > 1e9) {
+        cx.error(
+            Diagnostic::error(
+                "pde::not-an-integer",
+                item.bounds_span,
+                format!(
+                    "`{}` takes the integers from {lo} to {hi}: its bounds must be integers",
+                    item.name.name
+                ),
+            )
+            .with_label("not integer bounds")
+            .with_help("write `lo..hi` with integers, or `[lo, hi]` for a continuous variable"),
+        );
+        return None;
+    }
     let first = cx.coords.len();
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
@@ -174,6 +189,7 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
         lo,
         hi,
         log: item.log,
+        integer: item.integer,
         span: item.name.span,
     };
     match len {

@@ -84,6 +84,10 @@ impl Checker {
         &self.params[id]
     }
 
+    pub fn coord_is_integer(&self, id: CoordId) -> bool {
+        self.coords[id].integer
+    }
+
     pub fn coord_name(&self, id: CoordId) -> &str {
         &self.coords[id].name
     }

@@ -199,6 +199,7 @@ impl Builder<'_> {
             None
         };
         let bounds_span = self.span(&next);
+        let integer = next.as_rule() == Rule::int_range;
         let mut b = next.into_inner();
         let lo = self.expr(b.next().expect("grammar: lower bound"));
         let hi = self.expr(b.next().expect("grammar: upper bound"));
@@ -209,6 +210,7 @@ impl Builder<'_> {
             hi,
             bounds_span,
             log: it.next().is_some_and(|p| p.as_rule() == Rule::log_scale),
+            integer,
         }
     }
 

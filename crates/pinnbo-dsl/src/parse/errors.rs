@@ -52,6 +52,7 @@ fn user_words(rule: Rule) -> Option<&'static str> {
         Rule::neg | Rule::pos => "an expression",
         Rule::index_range => "an index range `i in 1..n`",
         Rule::bounds => "bounds `[lo, hi]`",
+        Rule::int_range => "an integer range `lo..hi`",
         Rule::params => "a parameter list `(x, y)`",
         Rule::comparison => "`<=` or `>=`",
         Rule::label => "a constraint label",

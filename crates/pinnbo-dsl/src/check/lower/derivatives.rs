@@ -154,6 +154,22 @@ impl Lowerer<'_> {
             );
             return None;
         }
+        if let Some(&c) = wrt.iter().find(|&&c| self.cx.coord_is_integer(c)) {
+            let var = self.cx.coord_name(c).to_string();
+            self.err(
+                Diagnostic::error(
+                    "pde::derivative-of-integer",
+                    span,
+                    format!("a derivative in `{var}`, which takes integer values only"),
+                )
+                .with_label("not differentiable")
+                .with_help(
+                    "a pde is over continuous variables; an integer variable may select its \
+                     coefficients, as a function of it",
+                ),
+            );
+            return None;
+        }
         for &c in wrt {
             let depends = e.any(|n| matches!(n, Expr::Coord(k) if *k == c))
                 || fields.iter().any(|f| self.cx.field_args(*f).contains(&c));
