@@ -5,7 +5,24 @@
 mod common;
 mod support;
 use common::pinnbo;
+use std::path::Path;
+use std::process::Output;
 use support::{records, scratch, text};
+
+/// `pinnbo solve problem.pde` in `dir`, commands allowed, into `out`.
+fn solve(dir: &Path) -> Output {
+    pinnbo(
+        dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "out",
+            "--quiet",
+        ],
+    )
+}
 
 /// The minimum of `(x - 0.05)^2 + (y - 0.5)^2` lies where the simulator fails (x < 0.1).
 const PROBLEM: &str = "var x in [0, 1], y in [0, 1]\nfield f(x, y)\nminimize f\n\
@@ -21,17 +38,7 @@ fn a_failed_point_is_never_proposed_again() {
             &format!("{PROBLEM}method {method}\n"),
             &[("flaky.sh", FLAKY)],
         );
-        let run = pinnbo(
-            &dir,
-            &[
-                "solve",
-                "problem.pde",
-                "--allow-exec",
-                "--out",
-                "out",
-                "--quiet",
-            ],
-        );
+        let run = solve(&dir);
         assert!(run.status.success(), "{method}: {}", text(&run.stderr));
         let records = records(&dir.join("out"));
         assert_eq!(records.len(), 16, "{method}");
@@ -56,17 +63,7 @@ fn a_run_where_every_evaluation_failed_is_not_a_success() {
         oracle command \"./fail.sh {x}\" { max_failures 5 }\nbudget 3, init 2 sobol\n\
         method gp-ei\n";
     let dir = scratch("all-failed", problem, &[("fail.sh", "#!/bin/sh\nexit 1\n")]);
-    let run = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--allow-exec",
-            "--out",
-            "out",
-            "--quiet",
-        ],
-    );
+    let run = solve(&dir);
     assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
     assert!(
         text(&run.stderr).starts_with(
@@ -88,17 +85,7 @@ fn a_method_failing_on_huge_values_stops_the_run_and_keeps_the_outputs() {
         method pinn-bo { width 8, depth 1, epochs 20, residual_points 16 }\n";
     let huge = "#!/bin/sh\nawk -v a=\"$1\" 'BEGIN { print (1 + a) * 1e200 }'\n";
     let dir = scratch("huge-values", problem, &[("huge.sh", huge)]);
-    let run = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--allow-exec",
-            "--out",
-            "out",
-            "--quiet",
-        ],
-    );
+    let run = solve(&dir);
     assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
     assert_eq!(
         records(&dir.join("out")).len(),
