@@ -63,6 +63,11 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
         assert_eq!(summary["evaluations"], 9);
         let history = std::fs::read_to_string(dir.join(format!("{method}-a/history.csv"))).unwrap();
         assert_eq!(history.lines().count(), 10);
+        // The journal's words for the phases.
+        assert!(
+            history.lines().nth(1).unwrap().starts_with("0,init,"),
+            "{history}"
+        );
         assert!(dir.join(format!("{method}-a/convergence.png")).exists());
         assert!(dir.join(format!("{method}-a/evaluations.png")).exists());
         // The surrogate's picture, for the methods that keep one model of the objective.

@@ -94,10 +94,7 @@ pub fn history<'py>(
     out.set_item("constraints", matrix(py, constraints, m)?)?;
     let failure: Vec<Option<String>> = records.iter().map(|r| r.failure.clone()).collect();
     out.set_item("failure", failure)?;
-    let phase: Vec<String> = records
-        .iter()
-        .map(|r| format!("{:?}", r.phase).to_lowercase())
-        .collect();
+    let phase: Vec<String> = records.iter().map(|r| r.phase.name().to_string()).collect();
     out.set_item("phase", phase)?;
     let ids: Vec<usize> = records.iter().map(|r| r.rng.index).collect();
     out.set_item("id", ids)?;

@@ -47,6 +47,18 @@ pub enum Phase {
     Extra,
 }
 
+impl Phase {
+    /// The word the journal writes: `import`, `init`, `step`, `extra`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Phase::Import => "import",
+            Phase::Init => "init",
+            Phase::Step => "step",
+            Phase::Extra => "extra",
+        }
+    }
+}
+
 /// The random stream a step drew from: `stream(seed, purpose, index)` in `run.rs`. `index`
 /// is the point's slot: its place in the sequence of proposals, and the id `ask` gave it;
 /// the record's own index when it was proposed and evaluated in one step.

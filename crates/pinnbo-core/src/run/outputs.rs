@@ -48,7 +48,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         .zip(best_so_far(problem, records))
         .map(|(r, best)| {
             let observed = r.observed.as_ref();
-            let mut row = vec![r.index.to_string(), format!("{:?}", r.phase)];
+            let mut row = vec![r.index.to_string(), r.phase.name().to_string()];
             row.extend(r.x.iter().map(f64::to_string));
             row.push(cell(observed.map(|e| e.objective)));
             row.push(cell(r.clean.as_ref().map(|e| e.objective)));
