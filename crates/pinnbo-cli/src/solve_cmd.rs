@@ -389,14 +389,25 @@ fn write_outputs(run: &mut Run) -> Result<(), String> {
 fn draw_convergence(run: &Run) -> Result<(), String> {
     let dir = run.dir();
     let best = outputs::best_so_far(run.problem(), run.records());
-    let points: Vec<(f64, f64)> = best
+    let known: Vec<(f64, f64)> = best
         .iter()
         .enumerate()
         .filter_map(|(i, b)| b.map(|v| ((i + 1) as f64, v)))
         .collect();
-    if points.is_empty() {
+    if known.is_empty() {
         return Ok(());
     }
+    // A step line: the best so far holds until the evaluation that improves it.
+    let mut points = Vec::with_capacity(2 * known.len());
+    for pair in known.windows(2) {
+        points.extend([pair[0], (pair[1].0, pair[0].1)]);
+    }
+    points.extend(known.last());
+    let end = run.config().budget.max(2) as f64;
+    let optimum: Vec<(&str, f64, f64)> = (run.problem().optimum)
+        .map(|v| ("known optimum", end, v))
+        .into_iter()
+        .collect();
     let title = format!(
         "{}: {} (seed {})",
         run.problem().name,
@@ -414,7 +425,7 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
             },
             y_label: "best feasible objective so far",
             points: &points,
-            marks: &[],
+            marks: &optimum,
             samples: &[],
         },
     )
