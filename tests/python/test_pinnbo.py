@@ -116,6 +116,19 @@ def test_a_closed_optimizer_lets_its_run_be_resumed_in_the_same_process(tmp_path
     assert len(pinnbo.Optimizer.resume(tmp_path / "run")) == 2
 
 
+def test_a_problem_without_an_oracle_is_measured_by_the_caller(tmp_path, pinnbo_bin):
+    problem = pinnbo.Problem.from_str("var x in [0, 1]\nfield f(x)\nminimize f\nbudget 6\n")
+    opt = pinnbo.Optimizer(problem, out=tmp_path / "lab", method="gp-ei")
+    (x,) = opt.ask()
+    opt.tell(x, 0.5)
+    opt.close()
+    assert "oracle external" in (tmp_path / "lab" / "journal.pde").read_text()
+    asked = run_cli(pinnbo_bin, "ask", "lab", cwd=tmp_path)  # the command line continues it
+    assert asked.returncode == 0, asked.stderr
+    with pytest.raises(pinnbo.ProblemError, match="unknown name `y`"):
+        pinnbo.Problem.from_str("var x in [0, 1]\nfield f(x)\nminimize f + y\n")
+
+
 def test_a_run_where_every_evaluation_failed_raises(tmp_path):
     with pytest.raises(pinnbo.RunError, match="every one of the 5 evaluations failed"):
         pinnbo.minimize(lambda x: float("nan"), [(0, 1)], budget=5, out=tmp_path / "run")

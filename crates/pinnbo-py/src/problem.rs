@@ -17,10 +17,26 @@ pub struct Problem {
     pub inner: pinnbo_dsl::Problem,
 }
 
+/// Checks a problem as Python takes it: fields without a closed form or an oracle are
+/// measured by the caller (ask/tell, or a function given to `solve`), as in every BO
+/// library. Such a text is taken with `oracle external` written at its end, so that its
+/// journal's copy is a file the command line continues; any other defect is reported
+/// against the text as given.
 pub fn check(source: &Source) -> PyResult<pinnbo_dsl::Problem> {
-    pinnbo_dsl::compile(source)
-        .map(|checked| checked.problem)
-        .map_err(|failed| ProblemError::new_err(failed.render(Style::Plain)))
+    let failed = match pinnbo_dsl::compile(source) {
+        Ok(checked) => return Ok(checked.problem),
+        Err(failed) => failed,
+    };
+    let missing_oracle_only = (failed.diagnostics.iter())
+        .filter(|d| d.is_error())
+        .all(|d| d.code == "pde::missing-oracle");
+    let measured = format!("{}\noracle external\n", source.text());
+    match missing_oracle_only {
+        true => pinnbo_dsl::compile(&Source::new(source.name(), measured.as_str()))
+            .map(|checked| checked.problem)
+            .map_err(|again| ProblemError::new_err(again.render(Style::Plain))),
+        false => Err(ProblemError::new_err(failed.render(Style::Plain))),
+    }
 }
 
 #[pymethods]
@@ -28,10 +44,8 @@ impl Problem {
     /// Reads and checks a `.pde` file.
     #[staticmethod]
     fn from_file(path: PathBuf) -> PyResult<Problem> {
-        match pinnbo_dsl::load(&path) {
-            Ok(checked) => Ok(Problem {
-                inner: checked.problem,
-            }),
+        match pinnbo_dsl::read(&path) {
+            Ok(source) => check(&source).map(|inner| Problem { inner }),
             Err(LoadError::Invalid(failed)) => {
                 Err(ProblemError::new_err(failed.render(Style::Plain)))
             }

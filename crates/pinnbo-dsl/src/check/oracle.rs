@@ -29,7 +29,8 @@ pub(crate) fn check_oracle(
                 .with_label(format!("needs values of `{name}`"))
                 .with_help(format!(
                     "add an oracle: `oracle fdm {{ ... }}` to simulate it, `oracle command \"...\"` to run a program, \
-                     or give it a closed form: `field {name}(...) = <expr>`"
+                     `oracle external` to measure it yourself (`pinnbo ask`/`tell`), or give it a closed form: \
+                     `field {name}(...) = <expr>`"
                 )),
             );
             return None;
