@@ -55,7 +55,15 @@ fn a_second_signal_during_parallel_evaluations_ends_the_commands() {
     let status = child.wait().unwrap();
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
-    assert_eq!(status.code(), Some(143), "{}", text(err.as_bytes()));
+    // Ending the commands ends their evaluations: the run may stop cleanly (3, its outputs
+    // written) before the signal's exit (143) comes; either way nothing is left running.
+    assert!(
+        matches!(status.code(), Some(143 | 3)),
+        "{:?}: {}",
+        status.code(),
+        text(err.as_bytes())
+    );
+    std::thread::sleep(Duration::from_millis(100));
     for pid in std::fs::read_to_string(&sleeps).unwrap().lines() {
         assert!(!alive(pid), "the command's sleep {pid} outlived pinnbo");
     }
