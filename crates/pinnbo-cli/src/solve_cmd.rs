@@ -347,8 +347,10 @@ impl Observer for Progress {
             ));
         }
         let summary = run.summary();
+        // The best is judged by the noise-free values where the problem adds noise: shown by
+        // them too, it never goes back up (its noisy observation would).
         let mut message = summary.best.map_or("none feasible".to_string(), |b| {
-            format!("{:.6}", b.objective)
+            format!("{:.6}", b.clean_objective.unwrap_or(b.objective))
         });
         if let Some(since) = summary.convergence.and_then(|c| c.converged_since) {
             message += &format!("  converged at {since}");
