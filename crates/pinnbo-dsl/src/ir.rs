@@ -243,6 +243,13 @@ impl Param {
     pub fn fitted_bounds(&self) -> (f64, f64) {
         (self.to_fitted(self.lo), self.to_fitted(self.hi))
     }
+
+    /// The centre of the box in the fitted coordinate (the geometric mean for `log`): where
+    /// a fit starts without an estimate.
+    pub fn fitted_centre(&self) -> f64 {
+        let (lo, hi) = self.fitted_bounds();
+        0.5 * (lo + hi)
+    }
 }
 
 /// An unknown function of some coordinates; with a definition, a closed form the oracle can
@@ -284,8 +291,8 @@ impl Pde {
 }
 
 /// The params some of `pdes` use, in declaration order.
-pub fn params_used_by(pdes: &[Pde]) -> Vec<ParamId> {
-    let mut used: Vec<ParamId> = (pdes.iter())
+pub fn params_used_by<'a>(pdes: impl IntoIterator<Item = &'a Pde>) -> Vec<ParamId> {
+    let mut used: Vec<ParamId> = (pdes.into_iter())
         .flat_map(|p| p.lhs.params().into_iter().chain(p.rhs.params()))
         .collect();
     used.sort_unstable();

@@ -386,12 +386,13 @@ impl Run {
             // With integer variables a proposal may fall on a point already evaluated (or
             // pending): the nearest free one takes its place while there is one.
             Phase::Step if self.space.integer.contains(&true) => {
-                let taken = |y: &[f64]| {
-                    let evaluated = self.records.iter().map(|r| r.x.as_slice());
-                    let pending = self.pending().into_iter().map(|a| a.x.as_slice());
-                    evaluated.chain(pending).any(|p| p == y)
-                };
-                (self.space.nearest_free(&unit, taken)).unwrap_or_else(|| self.space.to_box(&unit))
+                let pending = self.pending();
+                let evaluated = self.records.iter().map(|r| r.x.as_slice());
+                let taken: Vec<&[f64]> = evaluated
+                    .chain(pending.iter().map(|a| a.x.as_slice()))
+                    .collect();
+                (self.space.nearest_free(&unit, |y| taken.contains(&y)))
+                    .unwrap_or_else(|| self.space.to_box(&unit))
             }
             _ => self.space.to_box(&unit),
         };

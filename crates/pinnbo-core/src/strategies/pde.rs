@@ -77,10 +77,7 @@ pub fn residuals(
 /// mean for a `log` param).
 pub fn param_centre(problem: &Problem) -> Vec<f64> {
     (problem.params.iter())
-        .map(|p| {
-            let (lo, hi) = p.fitted_bounds();
-            p.from_fitted(0.5 * (lo + hi))
-        })
+        .map(|p| p.from_fitted(p.fitted_centre()))
         .collect()
 }
 
@@ -144,8 +141,7 @@ impl PdeEquations {
 
     /// The params some pde of the field uses.
     pub fn params(&self) -> Vec<ParamId> {
-        let pdes: Vec<Pde> = self.pdes().cloned().collect();
-        params_used_by(&pdes)
+        params_used_by(self.pdes())
     }
 
     fn pdes(&self) -> impl Iterator<Item = &Pde> {

@@ -12,8 +12,7 @@ use crate::strategies::gp_bo::{
     hyper_diagnostics, plain_diagnostics, points_and_values, unreadable, GpSearch, PART,
 };
 use crate::strategies::pde::{
-    objective_field, optimum_on_faces, param_centre, residuals as residuals_at, PdeEquations,
-    PdeError,
+    objective_field, optimum_on_faces, param_centre, PdeEquations, PdeError,
 };
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
@@ -23,7 +22,6 @@ use model_check::{keep_pde, Check, TARGET_LEVEL};
 use params::PdeParams;
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
-use pinnbo_dsl::ir::FieldId;
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
@@ -50,8 +48,8 @@ pub struct PhysicsGp {
     /// Whether the objective is maximized (the faces are rechecked at each step's estimate
     /// of the params).
     maximize: bool,
-    /// What that recheck needs: the problem, the objective's field, the operators, the seed.
-    faces_check: Option<(Problem, FieldId, OperatorRegistry, u64)>,
+    /// The pde at the many points of that recheck (with params and no constraints).
+    dense_faces: Option<PdeEquations>,
     pub scaling: Scaling,
     /// A maximum principle puts the optimum on the box's faces: the acquisition searches
     /// only there (an unconstrained problem whose pde is elliptic with the right source sign).
@@ -140,7 +138,7 @@ impl PhysicsGp {
     ) -> Result<PhysicsGp, StrategyError> {
         let field = objective_field(problem, "the physics-informed GP")?;
         let count = s.count("residual_points");
-        let residuals = residuals_at(problem, field, operators, count, seed).map_err(|e| {
+        let unusable = |e: PdeError| {
             let hint = match e {
                 PdeError::Linear {
                     source: LinearError::Nonlinear { .. },
@@ -152,25 +150,26 @@ impl PhysicsGp {
                 _ => "",
             };
             StrategyError::Unusable(format!("physics-gp: {e}{hint}"))
-        })?;
+        };
+        let equations =
+            PdeEquations::new(problem, field, operators, count, seed).map_err(unusable)?;
+        let centre = param_centre(problem);
+        let residuals = equations.at(&centre, &[]).map_err(unusable)?.0;
         let maximize = problem.objective.sense == pinnbo_dsl::ir::Sense::Maximize;
-        let equations = PdeEquations::new(problem, field, operators, count, seed)
-            .map_err(|e| StrategyError::Unusable(format!("physics-gp: {e}")))?;
         let params = PdeParams::new(problem, equations, maximize);
         // The maximum principle's conditions hold at the residual points; a source
         // concentrated between them could still break them, so they are checked again at
         // many more points before the faces are trusted (once per run; with params, at
         // each step's estimate).
-        let faces_check = (params.is_some() && problem.constraints.is_empty())
-            .then(|| (problem.clone(), field, operators.clone(), seed));
-        let faces = problem.constraints.is_empty()
-            && params.is_none()
+        let dense = (problem.constraints.is_empty())
+            .then(|| PdeEquations::new(problem, field, operators, FACES_CHECK_POINTS, seed).ok())
+            .flatten();
+        let faces = params.is_none()
             && optimum_on_faces(&residuals, maximize)
-            && faces_hold_densely(
-                (problem, field, operators, seed),
-                maximize,
-                &param_centre(problem),
-            );
+            && dense
+                .as_ref()
+                .is_some_and(|d| faces_hold_densely(d, maximize, &centre));
+        let dense_faces = dense.filter(|_| params.is_some());
         // The GP models the objective as minimized, `−f` for `maximize`.
         let residuals = match maximize {
             true => residuals.negated(),
@@ -184,7 +183,7 @@ impl PhysicsGp {
             residuals,
             params,
             maximize,
-            faces_check,
+            dense_faces,
             scaling: s.choice("scaling"),
             check: s.choice("check"),
             faces,
@@ -270,32 +269,20 @@ impl PhysicsGp {
     /// Whether a maximum principle puts the optimum on the faces: decided once without
     /// params, at each fit's estimate of them with params.
     fn faces_at_estimate(&self, gp: &PdeGp) -> bool {
-        let (Some(params), Some((problem, field, operators, seed))) =
-            (&self.params, &self.faces_check)
-        else {
+        let (Some(params), Some(dense)) = (&self.params, &self.dense_faces) else {
             return self.faces;
         };
         let phi = &gp.hyper.params;
         let sparse = params.field_equations(phi);
         sparse.is_some_and(|r| optimum_on_faces(&r, self.maximize))
-            && faces_hold_densely(
-                (problem, *field, operators, *seed),
-                self.maximize,
-                &params.values(phi),
-            )
+            && faces_hold_densely(dense, self.maximize, &params.values(phi))
     }
 }
 
-/// Whether the maximum principle's conditions hold at [`FACES_CHECK_POINTS`] points of the
-/// box with the params at `values`.
-fn faces_hold_densely(
-    (problem, field, operators, seed): (&Problem, FieldId, &OperatorRegistry, u64),
-    maximize: bool,
-    values: &[f64],
-) -> bool {
-    PdeEquations::new(problem, field, operators, FACES_CHECK_POINTS, seed)
-        .and_then(|e| e.at(values, &[]))
-        .is_ok_and(|(dense, _)| optimum_on_faces(&dense, maximize))
+/// Whether the maximum principle's conditions hold at the `dense` points with the params at
+/// `values`.
+fn faces_hold_densely(dense: &PdeEquations, maximize: bool, values: &[f64]) -> bool {
+    (dense.at(values, &[])).is_ok_and(|(dense, _)| optimum_on_faces(&dense, maximize))
 }
 
 /// A physics-informed fit's diagnostics.
@@ -516,7 +503,8 @@ mod tests {
         let field = objective_field(&problem, "test").unwrap();
         let operators = OperatorRegistry::new();
         let seed = 7;
-        let sparse = residuals_at(&problem, field, &operators, 256, seed).unwrap();
+        let sparse =
+            crate::strategies::pde::residuals(&problem, field, &operators, 256, seed).unwrap();
         assert!(
             optimum_on_faces(&sparse, true),
             "the residual points miss the source"

@@ -179,6 +179,8 @@ pub struct PinnBo {
     since_cold: usize,
     /// The pde's params, trained with the network (an inverse PINN).
     params: Option<InverseParams>,
+    /// The params' values the residual side was last weighed at.
+    weighed_at: Option<Vec<f64>>,
 }
 
 /// Where this module's errors arise, for their messages.
@@ -246,9 +248,11 @@ impl PinnBo {
             previous: None,
             since_cold: 0,
             params,
+            weighed_at: None,
             config,
         };
         bo.weigh_residuals()?;
+        bo.weighed_at = bo.params.as_ref().map(InverseParams::start);
         Ok(bo)
     }
 
@@ -295,8 +299,15 @@ impl PinnBo {
         let Some(params) = &self.params else {
             return Ok(());
         };
-        params.reset().within(PART)?;
-        self.weigh_residuals()
+        let start = params.reset().within(PART)?;
+        // The residual side at these values is already weighed (a picture after a
+        // proposal, a step after a resume from the same estimate).
+        if self.weighed_at.as_ref() == Some(&start) {
+            return Ok(());
+        }
+        self.weigh_residuals()?;
+        self.weighed_at = Some(start);
+        Ok(())
     }
 
     /// The observed points' features (raw coordinates) and their Gram blocks: K_uu, and

@@ -53,20 +53,21 @@ impl InverseParams {
         self.trainable.len()
     }
 
-    /// Where a step's training starts the params: the last proposal's estimate, else the
-    /// centre of their box (a picture's training moves them; this undoes it).
-    pub fn reset(&self) -> candle_core::Result<()> {
-        let centre: Vec<f64> = (self.declared.iter())
-            .map(|p| {
-                let (lo, hi) = p.fitted_bounds();
-                0.5 * (lo + hi)
-            })
-            .collect();
-        let start = self.previous.as_ref().unwrap_or(&centre);
-        for (t, v) in self.trainable.iter().zip(start) {
+    /// Where a step's training starts the params (fitted coordinates): the last proposal's
+    /// estimate, else the centre of their box.
+    pub fn start(&self) -> Vec<f64> {
+        let centre = || (self.declared.iter()).map(Param::fitted_centre).collect();
+        self.previous.clone().unwrap_or_else(centre)
+    }
+
+    /// Sets the params to [`InverseParams::start`] (a picture's training moves them; this
+    /// undoes it), and returns it.
+    pub fn reset(&self) -> candle_core::Result<Vec<f64>> {
+        let start = self.start();
+        for (t, v) in self.trainable.iter().zip(&start) {
             t.var.set(&Tensor::new(&[*v], &Device::Cpu)?)?;
         }
-        Ok(())
+        Ok(start)
     }
 
     /// The trained values, moved back into the params' box (Adam knows no bounds), in their
