@@ -89,3 +89,79 @@ fn integer_proposals_are_integers_and_never_repeat() {
         text(&told.stderr)
     );
 }
+
+/// A categorical variable: proposals are levels, the search finds the best level (the
+/// second of four, in no order) and the continuous optimum within it; levels are read and
+/// written by name in `--import`, `ask`, `history.csv` and `summary.json`.
+#[test]
+fn a_categorical_variable_is_searched_by_level_and_named_everywhere() {
+    let problem = "var t in [0, 3], wood in {oak, pine, steel, glass}\n\
+                   fn cost() = 2*(wood == oak) + 3*(wood == steel) + (wood == glass)\n\
+                   minimize (t - 1.3)^2 + cost()\n\
+                   budget 16, init 4 sobol\nmethod gp-ei\n";
+    let imported = "t,wood,objective\n0.5,oak,2.64\n";
+    let dir = scratch("categorical", problem, &[("earlier.csv", imported)]);
+    let run = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "out",
+            "--quiet",
+            "--import",
+            "earlier.csv",
+        ],
+    );
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let points: Vec<Vec<f64>> = records(&dir.join("out"))
+        .iter()
+        .map(|r| serde_json::from_value(r["x"].clone()).unwrap())
+        .collect();
+    assert_eq!(points[0], vec![0.5, 0.0], "the imported row");
+    assert!(points.iter().all(|p| [0.0, 1.0, 2.0, 3.0].contains(&p[1])));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
+    let best = &summary["best"]["at"];
+    assert_eq!(best["wood"], "pine", "{summary}");
+    let t = best["t"].as_f64().unwrap();
+    assert!((t - 1.3).abs() < 0.05, "{summary}");
+    let history = std::fs::read_to_string(dir.join("out/history.csv")).unwrap();
+    assert!(
+        history
+            .lines()
+            .nth(1)
+            .unwrap()
+            .starts_with("0,import,0.5,oak,"),
+        "{history}"
+    );
+    // ask names the levels; a level that does not exist is refused at its line and column.
+    let more = pinnbo(&dir, &["ask", "out", "--budget", "17"]);
+    let line = text(&more.stdout);
+    assert!(
+        ["oak", "pine", "steel", "glass"]
+            .iter()
+            .any(|l| line.contains(&format!("wood={l}"))),
+        "{line}"
+    );
+    std::fs::write(dir.join("bad.csv"), "t,wood,objective\n1,brass,2\n").unwrap();
+    let refused = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "other",
+            "--import",
+            "bad.csv",
+        ],
+    );
+    assert!(
+        text(&refused.stderr).contains(
+            "bad.csv:2:2: `brass` is not a level of `wood`; its levels are oak, pine, steel, glass"
+        ),
+        "{}",
+        text(&refused.stderr)
+    );
+}

@@ -217,12 +217,7 @@ fn print_points(problem: &Problem, asks: &[Ask], as_json: bool) {
         let points: Vec<_> = asks
             .iter()
             .map(|a| {
-                let at: serde_json::Map<String, serde_json::Value> = problem
-                    .coords
-                    .iter()
-                    .zip(&a.x)
-                    .map(|(c, v)| (c.name.clone(), json!(v)))
-                    .collect();
+                let at = pinnbo_core::run::named_values(problem, &a.x);
                 json!({ "id": a.id, "phase": a.phase, "x": a.x, "at": at })
             })
             .collect();
@@ -237,7 +232,7 @@ fn print_points(problem: &Problem, asks: &[Ask], as_json: bool) {
             .coords
             .iter()
             .zip(&a.x)
-            .map(|(c, v)| format!("{}={v}", c.name))
+            .map(|(c, v)| format!("{}={}", c.name, c.show(*v)))
             .collect();
         println!("{}\t{}", a.id, at.join(","));
     }

@@ -114,9 +114,23 @@ pub(crate) fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>,
                 .unwrap_or_default();
             return Err(format!("`{shown}` is not a variable of {}{hint}", p.name));
         }
-        match &a.value {
-            Assigned::Scalar(v) => targets.iter().for_each(|&t| x[t] = Some(*v)),
-            Assigned::List(vs) => {
+        let categorical = targets.iter().find(|&&t| p.coords[t].is_categorical());
+        match (&a.value, categorical) {
+            (Assigned::Level(level), _) => {
+                for &t in &targets {
+                    x[t] = Some(p.coords[t].level_value(level)?);
+                }
+            }
+            (_, Some(&t)) => {
+                let c = &p.coords[t];
+                return Err(format!(
+                    "`{}` is categorical: give one of its levels by name ({})",
+                    c.name,
+                    c.levels.join(", ")
+                ));
+            }
+            (Assigned::Scalar(v), None) => targets.iter().for_each(|&t| x[t] = Some(*v)),
+            (Assigned::List(vs), None) => {
                 if vs.len() != targets.len() {
                     return Err(format!(
                         "`{}` has {} elements, but {} values were given",

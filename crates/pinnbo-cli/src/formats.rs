@@ -70,9 +70,11 @@ impl std::error::Error for FormatError {}
 pub enum Assigned {
     Scalar(f64),
     List(Vec<f64>),
+    /// A categorical variable's level, by name.
+    Level(String),
 }
 
-/// `x=0.3`, `x[2]=1`, `x=[1, 2, 3]`.
+/// `x=0.3`, `x[2]=1`, `x=[1, 2, 3]`, `material=copper`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Assignment {
     pub name: String,
@@ -107,7 +109,12 @@ fn assignment(i: &str) -> Res<'_, Assignment> {
         separated_list1(char(','), ws(double)),
         cut(ws(char(']'))),
     );
-    let value = alt((map(list, Assigned::List), map(ws(double), Assigned::Scalar)));
+    let level = map(ws(ident), |l: &str| Assigned::Level(l.to_string()));
+    let value = alt((
+        map(list, Assigned::List),
+        map(ws(double), Assigned::Scalar),
+        level,
+    ));
     map(
         (ws(ident), opt(index), cut(ws(char('='))), cut(value)),
         |(name, index, _, value)| Assignment {
@@ -207,6 +214,8 @@ mod tests {
         assert_eq!(p[1].value, Assigned::Scalar(-0.01));
         assert_eq!(p[2].index, Some(2));
         assert_eq!(p[3].value, Assigned::List(vec![1.0, 2.0, 3.0]));
+        let level = point("material = copper, t=1").unwrap();
+        assert_eq!(level[0].value, Assigned::Level("copper".into()));
     }
 
     #[test]

@@ -1,7 +1,10 @@
 //! The design box and its map to the unit cube, where every surrogate works: linear in
 //! each variable, or in its logarithm for a variable on a log scale; an integer variable
 //! `lo..hi` is relaxed to `[lo − ½, hi + ½]`, each integer owning an equal share of the
-//! unit interval, and a unit point maps to the integer whose share holds it.
+//! unit interval, and a unit point maps to the integer whose share holds it. A categorical
+//! variable is numbered like the integers `0..levels − 1` (its levels' positions), but no
+//! order among its levels means anything: searches try each level ([`Kind::Levels`]) and
+//! the GP's kernel compares levels only for equality.
 
 use pinnbo_dsl::Problem;
 
@@ -11,8 +14,45 @@ pub struct Space {
     pub hi: Vec<f64>,
     /// Which variables are on a log scale (their `lo` is positive).
     pub log: Vec<bool>,
-    /// Which variables take integer values.
+    /// Which variables take integer values (categorical ones included: their levels'
+    /// positions).
     pub integer: Vec<bool>,
+    /// Which variables are categorical.
+    pub categorical: Vec<bool>,
+}
+
+/// How one coordinate of the unit cube varies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Continuous,
+    /// `n` consecutive integers, each owning an equal share of the unit interval.
+    Integers(usize),
+    /// `n` unordered levels, shares as for the integers.
+    Levels(usize),
+}
+
+impl Kind {
+    /// The number of values of a discrete coordinate; None for a continuous one.
+    pub fn count(self) -> Option<usize> {
+        match self {
+            Kind::Continuous => None,
+            Kind::Integers(n) | Kind::Levels(n) => Some(n),
+        }
+    }
+
+    /// The centre of the share holding `u`: where a discrete coordinate's value sits in the
+    /// unit interval (the same arithmetic as [`Space::to_unit`], so the two agree exactly).
+    pub fn snap(self, u: f64) -> f64 {
+        match self.count() {
+            None => u,
+            Some(n) => (Kind::position(u, n) as f64 + 0.5) / n as f64,
+        }
+    }
+
+    /// Which of `n` shares holds `u`.
+    fn position(u: f64, n: usize) -> usize {
+        ((u * n as f64).floor().max(0.0) as usize).min(n - 1)
+    }
 }
 
 impl Space {
@@ -22,18 +62,34 @@ impl Space {
             hi: problem.upper(),
             log: problem.coords.iter().map(|c| c.log).collect(),
             integer: problem.coords.iter().map(|c| c.integer).collect(),
+            categorical: problem.coords.iter().map(|c| c.is_categorical()).collect(),
         }
     }
 
     /// A box of continuous variables on a linear scale.
     pub fn linear(lo: Vec<f64>, hi: Vec<f64>) -> Space {
-        let (log, integer) = (vec![false; lo.len()], vec![false; lo.len()]);
+        let no = vec![false; lo.len()];
         Space {
             lo,
             hi,
-            log,
-            integer,
+            log: no.clone(),
+            integer: no.clone(),
+            categorical: no,
         }
+    }
+
+    /// Each coordinate's kind.
+    pub fn kinds(&self) -> Vec<Kind> {
+        (0..self.dim())
+            .map(|i| {
+                let n = (self.hi[i] - self.lo[i]) as usize + 1;
+                match (self.categorical[i], self.integer[i]) {
+                    (true, _) => Kind::Levels(n),
+                    (false, true) => Kind::Integers(n),
+                    _ => Kind::Continuous,
+                }
+            })
+            .collect()
     }
 
     pub fn dim(&self) -> usize {
@@ -46,7 +102,8 @@ impl Space {
             .map(|(i, u)| {
                 let (lo, hi) = (self.lo[i], self.hi[i]);
                 if self.integer[i] {
-                    return (lo - 0.5 + u * (hi - lo + 1.0)).round().clamp(lo, hi);
+                    // `+ 0.0` turns a rounded −0 into 0.
+                    return (lo - 0.5 + u * (hi - lo + 1.0)).round().clamp(lo, hi) + 0.0;
                 }
                 match self.log[i] {
                     // The ends exactly: a bound is a value the user wrote.
@@ -143,6 +200,7 @@ mod tests {
             hi: vec![1e-1, 2.0],
             log: vec![true, false],
             integer: vec![false, false],
+            categorical: vec![false, false],
         };
         let x = space.to_box(&[1.0 / 3.0, 0.25]);
         assert!((x[0] - 1e-3).abs() < 1e-15, "{x:?}");
@@ -163,6 +221,7 @@ mod tests {
             hi: vec![4.0, 1.0],
             log: vec![false, false],
             integer: vec![true, false],
+            categorical: vec![false, false],
         };
         let n = |u: f64| space.to_box(&[u, 0.5])[0];
         assert_eq!(

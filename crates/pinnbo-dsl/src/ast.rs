@@ -63,6 +63,9 @@ pub enum ExprKind {
     },
     Unary(UnaryOp, Box<Expr>),
     Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `material == copper`: 1 where the categorical variable on the left takes the level
+    /// named on the right, else 0 (the checker resolves both sides).
+    IsLevel(Box<Expr>, Box<Expr>),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,13 +93,20 @@ impl Arg {
 pub struct VarItem {
     pub name: Ident,
     pub size: Option<Expr>,
-    pub lo: Expr,
-    pub hi: Expr,
-    pub bounds_span: Span,
-    /// `log`: searched on a log scale.
-    pub log: bool,
+    pub domain: VarDomain,
+    /// Where the domain is written: `[lo, hi]`, `lo..hi` or `{a, b}`.
+    pub domain_span: Span,
+}
+
+/// The values a variable takes.
+#[derive(Clone, Debug, PartialEq)]
+pub enum VarDomain {
+    /// `[lo, hi]`; `log`: searched on a log scale.
+    Interval { lo: Expr, hi: Expr, log: bool },
     /// `lo..hi`: the integers from `lo` to `hi`.
-    pub integer: bool,
+    Integers { lo: Expr, hi: Expr },
+    /// `{a, b, c}`: one of the named levels.
+    Levels(Vec<Ident>),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -204,9 +204,50 @@ pub struct Coordinate {
     /// Searched on a log scale (`var lr in [1e-4, 1e-1] log`; 0 < lo): the unit cube maps
     /// onto `log x`.
     pub log: bool,
-    /// Takes the integers from `lo` to `hi` (`var n in 1..8`).
+    /// Takes the integers from `lo` to `hi` (`var n in 1..8`); so does a categorical
+    /// variable, its value the position of its level (from 0).
     pub integer: bool,
+    /// A categorical variable's level names (`var material in {steel, copper}`), in order;
+    /// empty for any other variable.
+    pub levels: Vec<String>,
     pub span: Span,
+}
+
+impl Coordinate {
+    pub fn is_categorical(&self) -> bool {
+        !self.levels.is_empty()
+    }
+
+    /// The value `v` as a user reads and writes it: a level's name, an integer without a
+    /// fraction, or the number.
+    pub fn show(&self, v: f64) -> String {
+        match self.level_name(v) {
+            Some(name) => name.to_string(),
+            None => format!("{v}"),
+        }
+    }
+
+    /// The name of the level at position `v`, for a categorical variable.
+    pub fn level_name(&self, v: f64) -> Option<&str> {
+        let k = (v >= 0.0 && v.fract() == 0.0).then_some(v as usize)?;
+        self.levels.get(k).map(String::as_str)
+    }
+
+    /// The value of the level named `name` (its position); the error names the levels.
+    pub fn level_value(&self, name: &str) -> Result<f64, String> {
+        match self.levels.iter().position(|l| l == name) {
+            Some(k) => Ok(k as f64),
+            None if self.levels.is_empty() => Err(format!(
+                "`{}` takes numbers, not a level name like `{name}`",
+                self.name
+            )),
+            None => Err(format!(
+                "`{name}` is not a level of `{}`; its levels are {}",
+                self.name,
+                self.levels.join(", ")
+            )),
+        }
+    }
 }
 
 /// An unknown constant of the pde: `param k in [lo, hi]`, or `.. log` for a scale (fitted
@@ -534,6 +575,12 @@ impl Problem {
                 let slack = 1e-9 * (c.hi - c.lo).abs().max(1.0);
                 let outside = !v.is_finite() || *v < c.lo - slack || *v > c.hi + slack;
                 let message = match c.integer {
+                    true if c.is_categorical() && (outside || v.fract() != 0.0) => format!(
+                        "`{}` = {v} is not the position of a level (0 to {}: {})",
+                        c.name,
+                        c.levels.len() - 1,
+                        c.levels.join(", ")
+                    ),
                     true if outside => format!("`{}` = {v} is outside {}..{}", c.name, c.lo, c.hi),
                     true if v.fract() != 0.0 => format!("`{}` = {v} is not an integer", c.name),
                     false if outside => format!(

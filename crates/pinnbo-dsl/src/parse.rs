@@ -263,6 +263,7 @@ mod tests {
             ExprKind::Unary(UnaryOp::Neg, e) => format!("(neg {})", sexpr(e)),
             ExprKind::Unary(UnaryOp::Pos, e) => format!("(pos {})", sexpr(e)),
             ExprKind::Binary(op, a, b) => format!("({op:?} {} {})", sexpr(a), sexpr(b)),
+            ExprKind::IsLevel(a, b) => format!("(Is {} {})", sexpr(a), sexpr(b)),
         }
     }
 
@@ -281,6 +282,10 @@ mod tests {
             "(Mul sum(i in 1..10 x[i]) 0.05)"
         );
         assert_eq!(sexpr(&objective("1.5e-3 + .5")), "(Add 0.0015 0.5)");
+        assert_eq!(
+            sexpr(&objective("3*(m == a) + m[2] == b")),
+            "(Is (Add (Mul 3 (Is m a)) m[2]) b)"
+        );
     }
 
     #[test]

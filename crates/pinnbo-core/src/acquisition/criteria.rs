@@ -2,8 +2,8 @@
 //! smooth search follows: expected improvement and its logarithm, the probability of
 //! feasibility, the lower confidence bound, and Thompson sampling's joint draw.
 
+use crate::acquisition::domain::Domain;
 use crate::acquisition::search::{maximize_smooth, Search};
-use crate::acquisition::trust_region::Domain;
 use crate::error::{StrategyError, Within};
 use crate::numerics::cholesky::Spd;
 use crate::surrogates::gp::GpModel;

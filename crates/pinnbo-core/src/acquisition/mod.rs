@@ -10,6 +10,7 @@
 //! comparisons. Both stay inside a trust region when the search has one (`trust_region`).
 
 pub mod criteria;
+pub mod domain;
 pub mod network_search;
 pub mod search;
 pub mod trust_region;

@@ -1,7 +1,7 @@
 //! Minimizing a network-valued function over the unit cube: the candidate search of
 //! [`super::search`] with a cheaper screen, for the neural methods.
 
-use crate::acquisition::trust_region::Domain;
+use crate::acquisition::domain::Domain;
 use crate::acquisition::{maximize_batch, BatchScore, Search};
 use candle_core::Result;
 use rand_chacha::ChaCha8Rng;

@@ -3,9 +3,11 @@
 //! the score's gradient is exact ([`maximize_smooth`]), else by projected gradient steps
 //! with central differences ([`maximize_batch`]).
 
-use crate::acquisition::trust_region::{resolve, Domain, Region};
+use crate::acquisition::domain::Domain;
+use crate::acquisition::trust_region::{resolve, Region};
 use crate::history::Observed;
 use crate::numerics::quasi_newton::{self, Stop};
+use crate::space::Space;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
@@ -21,13 +23,14 @@ pub struct Search {
 }
 
 impl Search {
-    /// Where the search after `history` looks, in `d` dimensions.
-    pub fn domain(&self, history: &[Observed], d: usize) -> Domain {
+    /// Where the search after `history` looks in `space`.
+    pub fn domain(&self, history: &[Observed], space: &Space) -> Domain {
+        let d = space.dim();
         Domain {
-            d,
             region: resolve(self.region, history, d),
-            faces: false,
+            ..Domain::cube(d)
         }
+        .with_kinds(space.kinds())
     }
 }
 
@@ -88,6 +91,13 @@ pub fn maximize_batch(
         }
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     }
+    let improve = |(p, s): (Vec<f64>, f64)| match search.refine {
+        true => {
+            let bounds = domain.bounds_at(&p);
+            refine(score, p, s, &bounds)
+        }
+        false => (p, s),
+    };
     if search.refine {
         let refined: Vec<(Vec<f64>, f64)> = scored
             .iter()
@@ -95,15 +105,53 @@ pub fn maximize_batch(
             .cloned()
             .collect::<Vec<_>>()
             .into_par_iter()
-            .map(|(p, s)| {
-                let bounds = domain.bounds_at(&p);
-                refine(score, p, s, &bounds)
-            })
+            .map(improve)
             .collect();
         scored.extend(refined);
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     }
-    scored.swap_remove(0)
+    let best = scored.swap_remove(0);
+    let score_many = |points: &[Vec<f64>]| score(&points.concat());
+    over_lattice(best, domain, &score_many, &improve)
+}
+
+/// At most this many moves of [`over_lattice`].
+const LATTICE_MOVES: usize = 50;
+
+/// From `start`, the best lattice neighbour ([`Domain::neighbours`]) while it scores
+/// higher, the continuous coordinates improved by `improve` after each move: a local search
+/// over integers and levels, which a continuous search holds fixed. `start` as it is where
+/// no coordinate is discrete.
+fn over_lattice(
+    start: (Vec<f64>, f64),
+    domain: &Domain,
+    score_many: &(dyn Fn(&[Vec<f64>]) -> Vec<f64> + Sync),
+    improve: &(dyn Fn((Vec<f64>, f64)) -> (Vec<f64>, f64) + Sync),
+) -> (Vec<f64>, f64) {
+    let mut best = start;
+    for _ in 0..LATTICE_MOVES {
+        let neighbours = domain.neighbours(&best.0);
+        if neighbours.is_empty() {
+            break;
+        }
+        let values = score_many(&neighbours);
+        let top = (neighbours
+            .into_iter()
+            .zip(values.into_iter().map(finite_or_worst)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+        match top {
+            Some(moved) if moved.1 > best.1 => {
+                let improved = improve(moved.clone());
+                best = if improved.1 >= moved.1 {
+                    improved
+                } else {
+                    moved
+                };
+            }
+            _ => break,
+        }
+    }
+    best
 }
 
 fn finite_or_worst(v: f64) -> f64 {
@@ -149,28 +197,34 @@ pub fn maximize_smooth(
         .zip(values.into_iter().map(finite_or_worst))
         .collect();
     scored.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let negated = |p: &[f64]| {
+        let (v, g) = score(p)?;
+        (v.is_finite() && g.iter().all(|x| x.is_finite()))
+            .then(|| (-v, g.into_iter().map(|x| -x).collect()))
+    };
+    let quasi_newton = |p: &[f64]| {
+        let (lo, hi): (Vec<f64>, Vec<f64>) = domain.bounds_at(p).into_iter().unzip();
+        let (v, x) = quasi_newton::minimize(&negated, p, &lo, &hi, SMOOTH_STOP)?;
+        Some((x, -v))
+    };
     if search.refine {
-        let negated = |p: &[f64]| {
-            let (v, g) = score(p)?;
-            (v.is_finite() && g.iter().all(|x| x.is_finite()))
-                .then(|| (-v, g.into_iter().map(|x| -x).collect()))
-        };
         let refined: Vec<(Vec<f64>, f64)> = scored
             .iter()
             .take(SMOOTH_STARTS)
             .cloned()
             .collect::<Vec<_>>()
             .into_par_iter()
-            .filter_map(|(p, _)| {
-                let (lo, hi): (Vec<f64>, Vec<f64>) = domain.bounds_at(&p).into_iter().unzip();
-                let (v, x) = quasi_newton::minimize(&negated, &p, &lo, &hi, SMOOTH_STOP)?;
-                Some((x, -v))
-            })
+            .filter_map(|(p, _)| quasi_newton(&p))
             .collect();
         scored.extend(refined);
         scored.sort_by(|a, b| b.1.total_cmp(&a.1));
     }
-    scored.swap_remove(0)
+    let best = scored.swap_remove(0);
+    let improve = |(p, s): (Vec<f64>, f64)| match search.refine {
+        true => quasi_newton(&p).unwrap_or((p, s)),
+        false => (p, s),
+    };
+    over_lattice(best, domain, screen, &improve)
 }
 
 /// Projected gradient ascent with backtracking from `p` within `bounds`; the gradient by
@@ -241,6 +295,40 @@ fn refine(
 mod tests {
     use super::*;
     use rand::SeedableRng;
+
+    /// Over a continuous coordinate, an integer one (1..6) and a categorical one (five levels
+    /// whose values are in no order), from four candidates: both searches end at the best
+    /// level and integer, the continuous optimum between them, every discrete coordinate at
+    /// its value's centre.
+    #[test]
+    fn a_search_over_levels_finds_the_best_level() {
+        use crate::space::Kind;
+        let domain =
+            Domain::cube(3).with_kinds(vec![Kind::Continuous, Kind::Integers(6), Kind::Levels(5)]);
+        let search = Search {
+            candidates: 4,
+            refine: true,
+            region: Region::Global,
+        };
+        let level_value = [0.1, 0.9, 0.2, 1.5, 0.3];
+        let value = |u: &[f64]| {
+            let level = (u[2] * 5.0).floor() as usize;
+            let n = (u[1] * 6.0).floor();
+            level_value[level] - (n - 4.0).powi(2) - 3.0 * (u[0] - 0.37).powi(2)
+        };
+        let score = |u: &[f64]| Some((value(u), vec![-6.0 * (u[0] - 0.37), 0.0, 0.0]));
+        let screen =
+            |points: &[Vec<f64>]| -> Vec<f64> { points.iter().map(|p| value(p)).collect() };
+        let expected = [0.37, 4.5 / 6.0, 3.5 / 5.0];
+        let mut rng = ChaCha8Rng::seed_from_u64(4);
+        let (smooth, _) = maximize_smooth(&score, &screen, &domain, search, &mut rng);
+        let flat = |flat: &[f64]| flat.chunks(3).map(value).collect::<Vec<f64>>();
+        let (batch, _) = maximize_batch(&flat, None, &domain, search, &mut rng);
+        for best in [smooth, batch] {
+            assert_eq!(best[1..], expected[1..], "{best:?}");
+            assert!((best[0] - expected[0]).abs() < 1e-4, "{best:?}");
+        }
+    }
 
     /// From 16 raw candidates, the quasi-Newton starts reach a known maximum inside the cube
     /// and one on its boundary (where the unconstrained optimum lies outside).

@@ -11,9 +11,7 @@
 //! The region is a function of the history alone (replayed from the first proposal), so a
 //! resumed run finds the same region.
 
-use crate::diagnostics::Diagnostics;
 use crate::history::Observed;
-use pinnbo_ad::sampling::{in_box, Sampling};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
@@ -109,7 +107,7 @@ impl TrustRegion {
     /// Moves unit-cube candidates (a flat `[n, d]` slice) into the region: each keeps the
     /// incumbent's coordinates except a random subset (on average `PERTURBED` of them, at
     /// least one), which it maps from `[0, 1]` onto the region's interval.
-    fn place(&self, flat: &mut [f64], seed: u64) {
+    pub(crate) fn place(&self, flat: &mut [f64], seed: u64) {
         let d = self.center.len();
         let bounds = self.bounds();
         let chance = (PERTURBED / d as f64).min(1.0);
@@ -138,93 +136,10 @@ fn improves(o: &Observed, b: &Observed, margin: f64) -> bool {
     o.objective < b.objective - margin * b.objective.abs()
 }
 
-/// Where one step's search looks: `[0, 1]^d`, or a trust region in it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Domain {
-    pub d: usize,
-    pub region: Option<TrustRegion>,
-    /// Only the cube's faces, where a maximum principle puts the optimum
-    /// (`strategies::pde::optimum_on_faces`); ignored inside a trust region.
-    pub faces: bool,
-}
-
-impl Domain {
-    /// The whole unit cube.
-    pub fn cube(d: usize) -> Domain {
-        Domain {
-            d,
-            region: None,
-            faces: false,
-        }
-    }
-
-    /// The same domain, searched on the cube's faces only when `faces` (a maximum principle
-    /// puts the optimum there).
-    pub fn on_faces_if(self, faces: bool) -> Domain {
-        Domain { faces, ..self }
-    }
-
-    fn on_faces(&self) -> bool {
-        self.faces && self.region.is_none()
-    }
-
-    /// The intervals a search from `p` may move in: [`Domain::bounds`], with the coordinate
-    /// that puts `p` on a face held there when the domain is the faces.
-    pub fn bounds_at(&self, p: &[f64]) -> Vec<(f64, f64)> {
-        let mut bounds = self.bounds();
-        if self.on_faces() {
-            if let Some(k) = p.iter().position(|v| *v == 0.0 || *v == 1.0) {
-                bounds[k] = (p[k], p[k]);
-            }
-        }
-        bounds
-    }
-
-    /// Per coordinate, the interval a point may take.
-    pub fn bounds(&self) -> Vec<(f64, f64)> {
-        self.region
-            .as_ref()
-            .map_or_else(|| vec![(0.0, 1.0); self.d], TrustRegion::bounds)
-    }
-
-    /// `n` Sobol candidates (flat `[n, d]`) scrambled by `seed`, in the domain.
-    pub fn candidates(&self, n: usize, seed: u64) -> Vec<f64> {
-        let mut flat = in_box(&vec![(0.0, 1.0); self.d], n, Sampling::Sobol, seed);
-        if let Some(r) = &self.region {
-            r.place(&mut flat, seed);
-        }
-        if self.on_faces() {
-            // Each point moves to its nearest face: every face gets points, in proportion.
-            for p in flat.chunks_mut(self.d) {
-                let nearest = (0..self.d).min_by(|&a, &b| {
-                    let gap = |i: usize| p[i].min(1.0 - p[i]);
-                    gap(a).total_cmp(&gap(b))
-                });
-                if let Some(k) = nearest {
-                    p[k] = p[k].round();
-                }
-            }
-        }
-        flat
-    }
-
-    /// A step's diagnostics with the region's side added when there is one, and
-    /// `search: "faces"` when only the faces were searched.
-    pub fn annotate(&self, diagnostics: Diagnostics) -> Diagnostics {
-        let diagnostics = Diagnostics {
-            region_side: self.region.as_ref().map(|r| r.side),
-            ..diagnostics
-        };
-        match self.on_faces() {
-            true => diagnostics.with("search", "faces"),
-            false => diagnostics,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::acquisition::domain::Domain;
 
     fn observed(unit: Vec<f64>, objective: f64, proposed: bool) -> Observed {
         Observed {
@@ -301,9 +216,8 @@ mod tests {
             side: 0.1,
         };
         let domain = Domain {
-            faces: false,
-            d,
             region: Some(region.clone()),
+            ..Domain::cube(d)
         };
         let flat = domain.candidates(500, 9);
         let bounds = domain.bounds();

@@ -1,6 +1,6 @@
 //! Evaluations made before the run (`pinnbo solve --import FILE.csv`): a CSV with one column
-//! per variable (by name), `objective`, and one per constraint (by name), in the file's own
-//! units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
+//! per variable (by name; a categorical variable's levels by name), `objective`, and one per
+//! constraint (by name), in the file's own units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
 //! and a defect is reported at its line and column; the rows become the journal's first
 //! records, phase `import`, kept exactly as given.
 
@@ -67,12 +67,15 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         let record = record.map_err(|e| format!("{shown}: {e}"))?;
         let line = record.position().map_or(0, |p| p.line());
         let mut values = Vec::with_capacity(wanted.len());
-        for (name, &k) in wanted.iter().zip(&positions) {
+        for (j, (name, &k)) in wanted.iter().zip(&positions).enumerate() {
             let at = format!("{shown}:{line}:{}", k + 1);
             let cell = record.get(k).unwrap_or("").trim();
-            let v: f64 = cell
-                .parse()
-                .map_err(|_| format!("{at}: `{name}` must be a number, found `{cell}`"))?;
+            let v: f64 = match problem.coords.get(j).filter(|c| c.is_categorical()) {
+                Some(c) => c.level_value(cell).map_err(|e| format!("{at}: {e}"))?,
+                None => cell
+                    .parse()
+                    .map_err(|_| format!("{at}: `{name}` must be a number, found `{cell}`"))?,
+            };
             if !v.is_finite() {
                 return Err(format!("{at}: `{name}` must be finite, found `{cell}`"));
             }

@@ -49,7 +49,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         .map(|(r, best)| {
             let observed = r.observed.as_ref();
             let mut row = vec![r.index.to_string(), r.phase.name().to_string()];
-            row.extend(r.x.iter().map(f64::to_string));
+            row.extend((problem.coords.iter().zip(&r.x)).map(|(c, v)| c.show(*v)));
             row.push(cell(observed.map(|e| e.objective)));
             row.push(cell(r.clean.as_ref().map(|e| e.objective)));
             row.extend(

@@ -48,6 +48,21 @@ pub fn last_parameters(records: &[Record]) -> BTreeMap<String, ParamEstimate> {
         .unwrap_or_default()
 }
 
+/// The point `x` by variable name: a categorical variable's level by its name, an integer
+/// variable's value as an integer, any other as a number.
+pub fn named_values(problem: &Problem, x: &[f64]) -> serde_json::Map<String, serde_json::Value> {
+    (problem.coords.iter().zip(x))
+        .map(|(c, v)| {
+            let value = match (c.level_name(*v), c.integer) {
+                (Some(level), _) => serde_json::json!(level),
+                (None, true) if v.fract() == 0.0 && v.abs() < 1e15 => serde_json::json!(*v as i64),
+                _ => serde_json::json!(v),
+            };
+            (c.name.clone(), value)
+        })
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
     /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.
@@ -55,6 +70,8 @@ pub struct Best {
     /// The same evaluation counted from 1, as the text and the plots count evaluations.
     pub evaluation: usize,
     pub x: Vec<f64>,
+    /// The same point by name, as a user writes it ([`named_values`]).
+    pub at: serde_json::Map<String, serde_json::Value>,
     /// In the file's sense, as observed.
     pub objective: f64,
     /// Noise-free, when the problem adds noise.
@@ -78,6 +95,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
                 index: r.index,
                 evaluation: r.index + 1,
                 x: r.x.clone(),
+                at: named_values(problem, &r.x),
                 objective: observed.objective,
                 clean_objective: r.clean.as_ref().map(|c| c.objective),
                 constraints: observed.constraints.clone(),

@@ -13,11 +13,12 @@ use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
-use crate::surrogates::gp::{GpModel, GpSpec, Hyper, Kernel};
+use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper, Kernel};
 use crate::surrogates::pde_gp::PdeHyper;
 use crate::surrogates::{GpPosterior, Starts};
 use pinnbo_dsl::choices::{self, Criterion};
 use pinnbo_dsl::methods::MethodSettings;
+use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
 use std::time::Instant;
 
@@ -43,14 +44,21 @@ pub struct GpSearch {
 
 impl GpSearch {
     /// The shared settings of a GP method whose criterion is `criterion` and whose plain GPs
-    /// use `kernel`.
-    pub(crate) fn from_settings(s: &MethodSettings, criterion: Criterion, kernel: Kernel) -> Self {
+    /// use `kernel` over the variables of `problem`.
+    pub(crate) fn from_settings(
+        s: &MethodSettings,
+        criterion: Criterion,
+        kernel: Kernel,
+        problem: &Problem,
+    ) -> Self {
+        let categorical = problem.coords.iter().map(|c| c.is_categorical());
         GpSearch {
             criterion,
             model: GpSpec {
                 kernel,
                 prior: s.choice::<choices::Prior>("prior").into(),
                 mean: s.choice::<choices::Mean>("mean").into(),
+                categorical: Categorical(categorical.collect()),
             },
             restarts: s.count("restarts"),
             // A stationary GP's mean and variance level off at the prior away from the data,
@@ -98,17 +106,19 @@ impl GpSearch {
     ) -> Result<GpModel, StrategyError> {
         let (x, y) = points_and_values(history);
         let starts = Starts { previous, restarts };
-        GpModel::fit(self.model, &x, &y, starts, self.objective_noise(), rng).within(PART)
+        GpModel::fit(&self.model, &x, &y, starts, self.objective_noise(), rng).within(PART)
     }
 
     /// The rest of a step once `objective` is fitted (its fit's diagnostics `fitted`, begun
     /// at `clock`): each constraint's GP, then the criterion maximized over the box, or over
-    /// its faces when `faces`.
+    /// its faces when `faces`, over `space`'s integers and levels.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn propose_with(
         &mut self,
         objective: &dyn GpPosterior,
         fitted: Diagnostics,
         faces: bool,
+        space: &Space,
         history: &[Observed],
         clock: Instant,
         rng: &mut ChaCha8Rng,
@@ -125,7 +135,7 @@ impl GpSearch {
                 };
                 let noise =
                     (self.known_noise.as_ref()).and_then(|n| n.constraint_std.get(c).copied());
-                GpModel::fit(self.model, &x, &v, starts, noise, rng).within(PART)
+                GpModel::fit(&self.model, &x, &v, starts, noise, rng).within(PART)
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous_constraints = constraints.iter().map(|g| g.hyper.clone()).collect();
@@ -138,7 +148,7 @@ impl GpSearch {
         let beta = self.beta.unwrap_or_else(|| {
             0.2 * 2.0 * (d as f64 * t * t * std::f64::consts::PI.powi(2) / 0.6).ln()
         });
-        let domain = self.search.domain(history, d).on_faces_if(faces);
+        let domain = self.search.domain(history, space).on_faces_if(faces);
         let scale = objective.standardizer().std;
         let mut report = Diagnostics::default();
         let (unit, value) = match self.criterion {
@@ -310,8 +320,9 @@ pub struct GpBo {
 }
 
 impl GpBo {
-    /// The GP method called `s.info.name` (`gp-ei`, `gp-ucb`, `gp-ts`) with its settings.
-    pub fn from_settings(s: &MethodSettings) -> GpBo {
+    /// The GP method called `s.info.name` (`gp-ei`, `gp-ucb`, `gp-ts`) with its settings,
+    /// for `problem`.
+    pub fn new(s: &MethodSettings, problem: &Problem) -> GpBo {
         let criterion = match s.info.name {
             "gp-ucb" => Criterion::Ucb,
             "gp-ts" => Criterion::Ts,
@@ -319,7 +330,7 @@ impl GpBo {
         };
         let kernel = s.choice::<choices::Kernel>("kernel").into();
         GpBo {
-            gp: GpSearch::from_settings(s, criterion, kernel),
+            gp: GpSearch::from_settings(s, criterion, kernel, problem),
             previous: None,
         }
     }
@@ -376,7 +387,7 @@ impl Strategy for GpBo {
 
     fn propose(
         &mut self,
-        _space: &Space,
+        space: &Space,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
@@ -384,7 +395,7 @@ impl Strategy for GpBo {
         let (gp, fitted) = self.fit_objective(history, rng)?;
         self.previous = Some(gp.hyper.clone());
         self.gp
-            .propose_with(&gp, fitted, false, history, clock, rng)
+            .propose_with(&gp, fitted, false, space, history, clock, rng)
     }
 }
 
@@ -392,7 +403,7 @@ impl Strategy for GpBo {
 mod tests {
     use super::*;
     use crate::acquisition::criteria::GpModels;
-    use crate::acquisition::trust_region::Domain;
+    use crate::acquisition::domain::Domain;
     use pinnbo_dsl::{compile, Source};
     use rand::{Rng, SeedableRng};
     use rand_distr::StandardNormal;
@@ -417,7 +428,7 @@ mod tests {
             .collect();
         let text = "var x in [0, 1]\nminimize x\nmethod gp-ei\n";
         let problem = compile(&Source::new("slope.pde", text)).unwrap().problem;
-        let mut gp_ei = GpBo::from_settings(&MethodSettings::defaults("gp-ei"));
+        let mut gp_ei = GpBo::new(&MethodSettings::defaults("gp-ei"), &problem);
         // Plain EI on the same fit, from the same stream.
         let (gp, _) = gp_ei
             .fit_objective(&history, &mut ChaCha8Rng::seed_from_u64(2))

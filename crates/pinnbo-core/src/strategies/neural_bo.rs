@@ -154,7 +154,7 @@ impl Strategy for NeuralBo {
         } else {
             self.config.draw
         };
-        let domain = self.config.search.domain(history, d);
+        let domain = self.config.search.domain(history, space);
         let (unit, sample) = match draw {
             Draw::Independent => {
                 let seed = rng.random::<u64>();

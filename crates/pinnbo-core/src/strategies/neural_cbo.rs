@@ -163,7 +163,7 @@ impl Strategy for NeuralCbo {
             )?;
             Ok(s.into_iter().map(|v| -v).collect())
         };
-        let domain = self.config.search.domain(history, d);
+        let domain = self.config.search.domain(history, space);
         let (unit, lowest) =
             minimize(&negated, None, &domain, self.config.search, rng).within(PART)?;
         let best = -lowest;

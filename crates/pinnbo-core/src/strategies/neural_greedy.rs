@@ -111,7 +111,7 @@ impl Strategy for NeuralGreedy {
         let (net, report) = fit(initial, None, &observed, y, &training).within(PART)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let domain = c.search.domain(history, d);
+        let domain = c.search.domain(history, space);
         let dense = DenseNet::new(&net).within(PART)?;
         let f = |u: &[f64]| Ok(dense.forward(&centred(u)));
         let (unit, predicted) = minimize(&f, None, &domain, c.search, rng).within(PART)?;

@@ -161,35 +161,36 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             Some(n as usize)
         }
     };
-    let (lo, hi) = interval(cx, &item.name, &item.lo, &item.hi, item.bounds_span)?;
-    if item.log && lo <= 0.0 {
-        return log_bounds(cx, &item.name, lo, item.bounds_span);
-    }
-    if item.integer && (lo.fract() != 0.0 || hi.fract() != 0.0 || hi - lo > 1e9) {
-        cx.error(
-            Diagnostic::error(
-                "pde::not-an-integer",
-                item.bounds_span,
-                format!(
-                    "`{}` takes the integers from {lo} to {hi}: its bounds must be integers",
-                    item.name.name
-                ),
-            )
-            .with_label("not integer bounds")
-            .with_help("write `lo..hi` with integers, or `[lo, hi]` for a continuous variable"),
-        );
-        return None;
-    }
+    let (lo, hi, log, levels) = match &item.domain {
+        ast::VarDomain::Interval { lo, hi, log } => {
+            let (lo, hi) = interval(cx, &item.name, lo, hi, item.domain_span)?;
+            if *log && lo <= 0.0 {
+                return log_bounds(cx, &item.name, lo, item.domain_span);
+            }
+            (lo, hi, *log, None)
+        }
+        ast::VarDomain::Integers { lo, hi } => {
+            let (lo, hi) = interval(cx, &item.name, lo, hi, item.domain_span)?;
+            integer_bounds(cx, &item.name, lo, hi, item.domain_span)?;
+            (lo, hi, false, None)
+        }
+        ast::VarDomain::Levels(levels) => {
+            let names = distinct_levels(cx, &item.name, levels, item.domain_span)?;
+            (0.0, (names.len() - 1) as f64, false, Some(names))
+        }
+    };
     let first = cx.coords.len();
     if !cx.declare(&item.name, Declared::Var { first, len }) {
         return None;
     }
+    let integer = !matches!(item.domain, ast::VarDomain::Interval { .. });
     let make = |name: String| Coordinate {
         name,
         lo,
         hi,
-        log: item.log,
-        integer: item.integer,
+        log,
+        integer,
+        levels: levels.clone().unwrap_or_default(),
         span: item.name.span,
     };
     match len {
@@ -199,6 +200,65 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             .extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
     }
     Some(())
+}
+
+/// `lo..hi` must hold integers (and not too many to number them exactly).
+fn integer_bounds(cx: &mut Checker, name: &Ident, lo: f64, hi: f64, span: Span) -> Option<()> {
+    if lo.fract() == 0.0 && hi.fract() == 0.0 && hi - lo <= 1e9 {
+        return Some(());
+    }
+    cx.error(
+        Diagnostic::error(
+            "pde::not-an-integer",
+            span,
+            format!(
+                "`{}` takes the integers from {lo} to {hi}: its bounds must be integers",
+                name.name
+            ),
+        )
+        .with_label("not integer bounds")
+        .with_help("write `lo..hi` with integers, or `[lo, hi]` for a continuous variable"),
+    );
+    None
+}
+
+/// The names of a categorical variable's levels: at least two, none twice.
+fn distinct_levels(
+    cx: &mut Checker,
+    name: &Ident,
+    levels: &[Ident],
+    span: Span,
+) -> Option<Vec<String>> {
+    for (i, level) in levels.iter().enumerate() {
+        if let Some(first) = levels[..i].iter().find(|l| l.name == level.name) {
+            cx.error(
+                Diagnostic::error(
+                    "pde::duplicate-level",
+                    level.span,
+                    format!(
+                        "the level `{}` of `{}` appears twice",
+                        level.name, name.name
+                    ),
+                )
+                .with_label("repeated")
+                .with_related(first.span, "first here"),
+            );
+            return None;
+        }
+    }
+    if levels.len() < 2 {
+        cx.error(
+            Diagnostic::error(
+                "pde::one-level",
+                span,
+                format!("`{}` has one level: it cannot vary", name.name),
+            )
+            .with_label("a single level")
+            .with_help("give two or more levels, `{a, b}`, or write the value into the problem"),
+        );
+        return None;
+    }
+    Some(levels.iter().map(|l| l.name.clone()).collect())
 }
 
 /// `[lo, hi]` of a variable or a param: finite, ordered, of finite positive width.

@@ -10,6 +10,7 @@ use crate::source::Span;
 
 mod calls;
 mod derivatives;
+mod levels;
 
 /// What an expression may refer to where it appears.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,6 +169,7 @@ impl<'a> Lowerer<'a> {
                 let b = self.expr(b)?;
                 self.binary(*op, a, b, a_span, b_span)
             }
+            ExprKind::IsLevel(var, level) => self.is_level(var, level).map(Value::Scalar),
         }
     }
 
@@ -218,6 +220,9 @@ impl<'a> Lowerer<'a> {
             Some(Declared::Var { first, len }) => {
                 if !self.allow.coords {
                     return self.not_allowed(span, format!("the variable `{name}`"));
+                }
+                if self.cx.coord(first).is_categorical() {
+                    return self.categorical_as_number(name, first, span);
                 }
                 Some(match len {
                     None => Value::Scalar(Expr::Coord(first)),

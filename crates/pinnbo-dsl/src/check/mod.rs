@@ -84,12 +84,8 @@ impl Checker {
         &self.params[id]
     }
 
-    pub fn coord_is_integer(&self, id: CoordId) -> bool {
-        self.coords[id].integer
-    }
-
-    pub fn coord_name(&self, id: CoordId) -> &str {
-        &self.coords[id].name
+    pub fn coord(&self, id: CoordId) -> &Coordinate {
+        &self.coords[id]
     }
 
     fn error(&mut self, d: Diagnostic) {
@@ -202,7 +198,9 @@ fn contains_nan_literal(e: &ast::Expr) -> bool {
             ast::Arg::Range { lo, hi, .. } => contains_nan_literal(lo) || contains_nan_literal(hi),
         }),
         ast::ExprKind::Unary(_, a) => contains_nan_literal(a),
-        ast::ExprKind::Binary(_, a, b) => contains_nan_literal(a) || contains_nan_literal(b),
+        ast::ExprKind::Binary(_, a, b) | ast::ExprKind::IsLevel(a, b) => {
+            contains_nan_literal(a) || contains_nan_literal(b)
+        }
     }
 }
 

@@ -317,7 +317,7 @@ fn condition(
             Some(super::Declared::Var { first, len: None }) if args.contains(&first) => first,
             _ => {
                 let names: Vec<String> =
-                    args.iter().map(|&c| cx.coord_name(c).to_string()).collect();
+                    args.iter().map(|&c| cx.coord(c).name.to_string()).collect();
                 cx.diags.push(
                     Diagnostic::error(
                         "pde::condition-location",

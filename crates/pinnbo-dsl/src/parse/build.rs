@@ -13,6 +13,7 @@ use std::time::Duration;
 
 static PRATT: LazyLock<PrattParser<Rule>> = LazyLock::new(|| {
     PrattParser::new()
+        .op(Op::infix(Rule::is_level, Assoc::Left))
         .op(Op::infix(Rule::add, Assoc::Left) | Op::infix(Rule::sub, Assoc::Left))
         .op(Op::infix(Rule::mul, Assoc::Left) | Op::infix(Rule::div, Assoc::Left))
         .op(Op::prefix(Rule::neg) | Op::prefix(Rule::pos))
@@ -198,19 +199,29 @@ impl Builder<'_> {
         } else {
             None
         };
-        let bounds_span = self.span(&next);
-        let integer = next.as_rule() == Rule::int_range;
+        let domain_span = self.span(&next);
+        let rule = next.as_rule();
         let mut b = next.into_inner();
-        let lo = self.expr(b.next().expect("grammar: lower bound"));
-        let hi = self.expr(b.next().expect("grammar: upper bound"));
+        let domain = match rule {
+            Rule::levels => VarDomain::Levels(b.map(|p| self.ident(p)).collect()),
+            _ => {
+                let lo = self.expr(b.next().expect("grammar: lower bound"));
+                let hi = self.expr(b.next().expect("grammar: upper bound"));
+                match rule {
+                    Rule::int_range => VarDomain::Integers { lo, hi },
+                    _ => VarDomain::Interval {
+                        lo,
+                        hi,
+                        log: it.next().is_some_and(|p| p.as_rule() == Rule::log_scale),
+                    },
+                }
+            }
+        };
         VarItem {
             name,
             size,
-            lo,
-            hi,
-            bounds_span,
-            log: it.next().is_some_and(|p| p.as_rule() == Rule::log_scale),
-            integer,
+            domain,
+            domain_span,
         }
     }
 
@@ -496,6 +507,10 @@ fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
         })
         .map_infix(|lhs, op, rhs| {
             let span = lhs.span.to(rhs.span);
+            let below = lhs.depth.max(rhs.depth);
+            if op.as_rule() == Rule::is_level {
+                return cx.node(ExprKind::IsLevel(Box::new(lhs), Box::new(rhs)), span, below);
+            }
             let op = match op.as_rule() {
                 Rule::add => BinaryOp::Add,
                 Rule::sub => BinaryOp::Sub,
@@ -503,7 +518,6 @@ fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
                 Rule::div => BinaryOp::Div,
                 _ => BinaryOp::Pow,
             };
-            let below = lhs.depth.max(rhs.depth);
             cx.node(
                 ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
                 span,
@@ -516,7 +530,14 @@ fn expr_from(pair: Pair<'_, Rule>, cx: &ExprCx<'_>) -> Expr {
 fn is_operator(rule: Rule) -> bool {
     matches!(
         rule,
-        Rule::add | Rule::sub | Rule::mul | Rule::div | Rule::pow | Rule::neg | Rule::pos
+        Rule::add
+            | Rule::sub
+            | Rule::mul
+            | Rule::div
+            | Rule::pow
+            | Rule::neg
+            | Rule::pos
+            | Rule::is_level
     )
 }
 

@@ -179,7 +179,7 @@ impl PhysicsGp {
         // the constraints' plain GPs take the plain default kernel.
         let kernel = crate::surrogates::gp::Kernel::Matern52;
         Ok(PhysicsGp {
-            gp: GpSearch::from_settings(s, s.choice("criterion"), kernel),
+            gp: GpSearch::from_settings(s, s.choice("criterion"), kernel, problem),
             residuals,
             params,
             maximize,
@@ -350,7 +350,7 @@ impl Strategy for PhysicsGp {
 
     fn propose(
         &mut self,
-        _space: &Space,
+        space: &Space,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
@@ -369,7 +369,8 @@ impl Strategy for PhysicsGp {
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
         }
-        let proposal = (self.gp).propose_with(fit.model(), fitted, faces, history, clock, rng)?;
+        let proposal =
+            (self.gp).propose_with(fit.model(), fitted, faces, space, history, clock, rng)?;
         if let (
             true,
             PdeFit::Checked {

@@ -34,8 +34,8 @@
 //! every step): a step costs that share of a full pass, and on the beam the fits reached the
 //! same losses in the same number of steps (docs/decisions.md "PINN-BO's residual batches").
 
+use crate::acquisition::domain::Domain;
 use crate::acquisition::network_search::minimize;
-use crate::acquisition::trust_region::Domain;
 use crate::acquisition::Search;
 use crate::space::{Space, Standardizer};
 use crate::strategies::pde::objective_field;
@@ -471,7 +471,7 @@ impl Strategy for PinnBo {
         let (nu, gamma, info) = self.nu(&k_uu, &k_ur)?;
         let info_seconds = clock.elapsed().as_secs_f64();
         let clock = std::time::Instant::now();
-        let domain = self.config.search.domain(history, d);
+        let domain = self.config.search.domain(history, space);
         let step = match self.config.surrogate {
             PinnSurrogate::Pinn => {
                 let start = self.start(&standardizer, nu, rng)?;

@@ -16,8 +16,8 @@
 
 use super::information::joint_gram;
 use super::{PinnBo, Step, PART};
+use crate::acquisition::domain::Domain;
 use crate::acquisition::network_search::minimize;
-use crate::acquisition::trust_region::Domain;
 use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;
 use crate::strategies::Within;

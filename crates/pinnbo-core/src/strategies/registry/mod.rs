@@ -77,7 +77,7 @@ pub fn strategy_with(
     let s = MethodSettings::new(info, settings).map_err(MethodError::Settings)?;
     let seed = seed ^ NEURAL_SEED;
     Ok(match info.name {
-        "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::from_settings(&s)),
+        "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::new(&s, problem)),
         "physics-gp" => Box::new(PhysicsGp::new(&s, problem, operators, seed)?),
         "random" => Box::new(RandomSearch),
         "pinn-bo" => Box::new(PinnBo::new(

@@ -92,11 +92,43 @@ impl Mean {
 }
 
 /// The model a plain GP fits: its kernel, its hyperparameters' prior and its mean.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GpSpec {
     pub kernel: Kernel,
     pub prior: Prior,
     pub mean: Mean,
+    pub categorical: Categorical,
+}
+
+/// Which inputs are categorical: there the kernel's distance is the Hamming one, 0 between
+/// equal levels and 1 between any two others, scaled by the input's own fitted length
+/// scale — an exchangeable kernel with a fitted weight, since no level is nearer to a
+/// second than to a third. The sum of these and the continuous inputs' squared distances
+/// is a squared Euclidean distance (each level a vertex of a regular simplex), so the
+/// Matérn and squared-exponential kernels of it stay positive definite. A categorical
+/// input's unit values are its levels' centres ([`crate::space::Kind::snap`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Categorical(pub Vec<bool>);
+
+impl Categorical {
+    fn is(&self, i: usize) -> bool {
+        self.0.get(i).copied().unwrap_or(false)
+    }
+
+    /// The difference of `a` and `b` in input `i`: 0 or 1 between levels.
+    fn gap(&self, i: usize, a: f64, b: f64) -> f64 {
+        match self.is(i) {
+            true => ((a - b).abs() > 1e-9) as u8 as f64,
+            false => a - b,
+        }
+    }
+
+    /// `Σ_i w_i gap_i(a, b)²`.
+    fn r2(&self, a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
+        (a.iter().zip(b).zip(inv_l2).enumerate())
+            .map(|(i, ((a, b), w))| self.gap(i, *a, *b).powi(2) * w)
+            .sum()
+    }
 }
 
 /// What the hyperparameters are believed before the data.
@@ -190,6 +222,7 @@ const WARM_STOP: Stop = Stop {
 
 pub struct GpModel {
     kernel: Kernel,
+    categorical: Categorical,
     pub hyper: Hyper,
     /// The prior mean (standardized units).
     pub constant: f64,
@@ -202,14 +235,6 @@ pub struct GpModel {
 }
 
 pub use crate::error::GpError;
-
-fn scaled_r2(a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
-    a.iter()
-        .zip(b)
-        .zip(inv_l2)
-        .map(|((a, b), w)| (a - b) * (a - b) * w)
-        .sum()
-}
 
 impl Hyper {
     /// Length scales, then signal and noise: the fit's parameter vector.
@@ -244,14 +269,14 @@ impl Hyper {
     }
 }
 
-fn covariance(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
-    kernel_matrices(kernel, x, h).0
+fn covariance(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
+    kernel_matrices(spec, x, h).0
 }
 
 /// `K` (noise on the diagonal) and `∂k/∂r²` times the signal variance, on and below the
 /// diagonal only (both are symmetric; the Cholesky factorization and the gradient read that
 /// triangle), columns in parallel.
-fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f64>) {
+fn kernel_matrices(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f64>) {
     let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
@@ -262,7 +287,8 @@ fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<
         .for_each(|(j, (mut kc, mut sc))| {
             kc[j] = s2 + n2;
             for i in j + 1..n {
-                let (kv, dk) = kernel.eval(scaled_r2(&x[i], &x[j], &inv_l2));
+                let r2 = spec.categorical.r2(&x[i], &x[j], &inv_l2);
+                let (kv, dk) = spec.kernel.eval(r2);
                 (kc[i], sc[i]) = (s2 * kv, s2 * dk);
             }
         });
@@ -272,10 +298,15 @@ fn kernel_matrices(kernel: Kernel, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<
 /// Negative log marginal likelihood (plus the prior's −log density) and its gradient in the
 /// log-parameters. A fitted constant mean is at its optimum for `h`, so the gradient in the
 /// other parameters is the one at that constant held fixed.
-fn nll_and_gradient(spec: GpSpec, x: &[Vec<f64>], y: &[f64], h: &Hyper) -> Option<(f64, Vec<f64>)> {
+fn nll_and_gradient(
+    spec: &GpSpec,
+    x: &[Vec<f64>],
+    y: &[f64],
+    h: &Hyper,
+) -> Option<(f64, Vec<f64>)> {
     let n = x.len();
     let d = h.log_lengthscales.len();
-    let (k, slope) = kernel_matrices(spec.kernel, x, h);
+    let (k, slope) = kernel_matrices(spec, x, h);
     let spd = Spd::new(&k, "kernel").ok()?;
     let (constant, alpha) = spec.mean.weights(&spd, y);
     let fit = dot(y, &alpha) - constant * alpha.iter().sum::<f64>();
@@ -296,7 +327,7 @@ fn nll_and_gradient(spec: GpSpec, x: &[Vec<f64>], y: &[f64], h: &Hyper) -> Optio
             // ∂r²/∂log l_a = −2 (Δ_a / l_a)²; with the pair counted twice and the ½: −2.
             let c = -2.0 * wij * slope[(i, j)];
             for a in 0..d {
-                let delta = x[i][a] - x[j][a];
+                let delta = spec.categorical.gap(a, x[i][a], x[j][a]);
                 grad[a] += c * delta * delta * inv_l2[a];
             }
         }
@@ -319,7 +350,7 @@ fn nll_and_gradient(spec: GpSpec, x: &[Vec<f64>], y: &[f64], h: &Hyper) -> Optio
 
 /// Projected L-BFGS on the log-parameters from `start`, inside their bounds.
 fn fit_from(
-    spec: GpSpec,
+    spec: &GpSpec,
     x: &[Vec<f64>],
     y: &[f64],
     start: &Hyper,
@@ -396,7 +427,7 @@ impl GpModel {
     /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`. A known noise
     /// standard deviation (the values' units) is held fixed instead of fitted.
     pub fn fit(
-        spec: GpSpec,
+        spec: &GpSpec,
         x: &[Vec<f64>],
         values: &[f64],
         starts: Starts<Hyper>,
@@ -453,17 +484,18 @@ impl GpModel {
 
     /// The posterior under `hyper` given standardized values `y`.
     fn conditioned(
-        spec: GpSpec,
+        spec: &GpSpec,
         x: &[Vec<f64>],
         y: &[f64],
         standardizer: Standardizer,
         hyper: Hyper,
         nll: f64,
     ) -> Result<GpModel, GpError> {
-        let spd = Spd::new(&covariance(spec.kernel, x, &hyper), "kernel")?;
+        let spd = Spd::new(&covariance(spec, x, &hyper), "kernel")?;
         let (constant, alpha) = spec.mean.weights(&spd, y);
         Ok(GpModel {
             kernel: spec.kernel,
+            categorical: spec.categorical.clone(),
             hyper,
             constant,
             x: x.to_vec(),
@@ -479,7 +511,7 @@ impl GpModel {
         let s2 = self.hyper.log_signal.exp();
         self.x
             .iter()
-            .map(|xi| s2 * self.kernel.eval(scaled_r2(u, xi, &inv_l2)).0)
+            .map(|xi| s2 * self.kernel.eval(self.categorical.r2(u, xi, &inv_l2)).0)
             .collect()
     }
 
@@ -517,11 +549,16 @@ impl GpPosterior for GpModel {
         let mut k = Vec::with_capacity(self.x.len());
         let mut dk = vec![Vec::with_capacity(self.x.len()); d];
         for xi in &self.x {
-            let (kv, slope) = self.kernel.eval(scaled_r2(u, xi, &inv_l2));
+            let (kv, slope) = self.kernel.eval(self.categorical.r2(u, xi, &inv_l2));
             k.push(s2 * kv);
-            // ∂k/∂u_a = s² κ'(r²) · 2 (u_a − x_a) / ℓ_a²
+            // ∂k/∂u_a = s² κ'(r²) · 2 (u_a − x_a) / ℓ_a²; none in a categorical input
+            // (a search moves it between levels, never along it).
             for a in 0..d {
-                dk[a].push(s2 * slope * 2.0 * (u[a] - xi[a]) * inv_l2[a]);
+                let along = match self.categorical.is(a) {
+                    true => 0.0,
+                    false => u[a] - xi[a],
+                };
+                dk[a].push(s2 * slope * 2.0 * along * inv_l2[a]);
             }
         }
         let w = self.spd.solve(&k);
@@ -549,7 +586,7 @@ impl GpPosterior for GpModel {
         let inv_l2 = self.hyper.inverse_squared_lengthscales();
         let s2 = self.hyper.log_signal.exp();
         joint_posterior(&cross, &self.alpha, &self.spd, |i, j| {
-            let r2 = scaled_r2(&points[i], &points[j], &inv_l2);
+            let r2 = self.categorical.r2(&points[i], &points[j], &inv_l2);
             s2 * self.kernel.eval(r2).0
         })
     }

@@ -1,4 +1,5 @@
 use super::*;
+use crate::space::Kind;
 use rand::SeedableRng;
 
 /// The default model with `kernel` and `prior`.
@@ -7,6 +8,7 @@ fn spec(kernel: Kernel, prior: Prior) -> GpSpec {
         kernel,
         prior,
         mean: Mean::Constant,
+        categorical: Categorical::default(),
     }
 }
 
@@ -27,9 +29,14 @@ fn posterior_matches_a_hand_computation() {
         log_signal: 0.0,
         log_noise: 0.01f64.ln(),
     };
-    let spd = Spd::new(&covariance(Kernel::SquaredExponential, &x, &h), "k").unwrap();
+    let spd = Spd::new(
+        &covariance(&spec(Kernel::SquaredExponential, Prior::None), &x, &h),
+        "k",
+    )
+    .unwrap();
     let model = GpModel {
         kernel: Kernel::SquaredExponential,
+        categorical: Categorical::default(),
         hyper: h,
         constant: 0.0,
         x: x.clone(),
@@ -62,11 +69,14 @@ fn likelihood_gradient_matches_differences() {
     for prior in [Prior::None, Prior::DimensionScaled] {
         for mean in [Mean::Constant, Mean::Average] {
             for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-                gradient_matches_differences(GpSpec {
-                    kernel,
-                    prior,
-                    mean,
-                });
+                for categorical in [vec![], vec![false, true]] {
+                    gradient_matches_differences(GpSpec {
+                        kernel,
+                        prior,
+                        mean,
+                        categorical: Categorical(categorical),
+                    });
+                }
             }
         }
     }
@@ -92,7 +102,13 @@ fn the_prior_is_log_normal_with_a_dimension_scaled_median() {
 
 fn gradient_matches_differences(spec: GpSpec) {
     let mut rng = ChaCha8Rng::seed_from_u64(3);
-    let x: Vec<Vec<f64>> = (0..12).map(|_| vec![rng.random(), rng.random()]).collect();
+    let levels = |u: f64| match spec.categorical.is(1) {
+        true => Kind::Levels(3).snap(u),
+        false => u,
+    };
+    let x: Vec<Vec<f64>> = (0..12)
+        .map(|_| vec![rng.random(), levels(rng.random())])
+        .collect();
     let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
     {
         let h = Hyper {
@@ -100,7 +116,7 @@ fn gradient_matches_differences(spec: GpSpec) {
             log_signal: 0.2,
             log_noise: -4.0,
         };
-        let (_, g) = nll_and_gradient(spec, &x, &y, &h).unwrap();
+        let (_, g) = nll_and_gradient(&spec, &x, &y, &h).unwrap();
         let eps = 1e-6;
         for (i, analytic) in g.iter().enumerate() {
             let shifted = |s: f64| {
@@ -110,7 +126,7 @@ fn gradient_matches_differences(spec: GpSpec) {
                     2 => t.log_signal += s,
                     _ => t.log_noise += s,
                 }
-                nll_and_gradient(spec, &x, &y, &t).unwrap().0
+                nll_and_gradient(&spec, &x, &y, &t).unwrap().0
             };
             let fd = (shifted(eps) - shifted(-eps)) / (2.0 * eps);
             assert!(
@@ -129,7 +145,7 @@ fn prediction_gradients_match_differences() {
     let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
     for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
         let model =
-            GpModel::fit(spec(kernel, Prior::None), &x, &y, cold(1), None, &mut rng).unwrap();
+            GpModel::fit(&spec(kernel, Prior::None), &x, &y, cold(1), None, &mut rng).unwrap();
         crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
     }
 }
@@ -156,11 +172,11 @@ fn a_warm_fit_continues_from_the_previous_optimum() {
                 restarts: 3,
             };
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            GpModel::fit(spec(kernel, Prior::None), &x, &y, starts, None, &mut rng).unwrap()
+            GpModel::fit(&spec(kernel, Prior::None), &x, &y, starts, None, &mut rng).unwrap()
         };
         let cold = fit(None);
         let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
-        let at_poor = nll_and_gradient(spec(kernel, Prior::None), &x, &standardized, &poor);
+        let at_poor = nll_and_gradient(&spec(kernel, Prior::None), &x, &standardized, &poor);
         let from_poor = fit(Some(&poor));
         assert!(
             from_poor.nll < at_poor.unwrap().0 - 1.0,
@@ -191,7 +207,7 @@ fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
     };
     let x: Vec<Vec<f64>> = (0..200).map(|_| vec![rng.random(), rng.random()]).collect();
     for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-        let spd = Spd::new(&covariance(kernel, &x, &truth), "k").unwrap();
+        let spd = Spd::new(&covariance(&spec(kernel, Prior::None), &x, &truth), "k").unwrap();
         let z: Vec<f64> = (0..x.len())
             .map(|_| rng.sample(rand_distr::StandardNormal))
             .collect();
@@ -200,7 +216,7 @@ fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
             .map(|i| (0..=i).map(|j| l[(i, j)] * z[j]).sum())
             .collect();
         let model =
-            GpModel::fit(spec(kernel, Prior::None), &x, &y, cold(3), None, &mut rng).unwrap();
+            GpModel::fit(&spec(kernel, Prior::None), &x, &y, cold(3), None, &mut rng).unwrap();
         for (fitted, true_log) in model
             .hyper
             .log_lengthscales
@@ -224,7 +240,7 @@ fn fitting_improves_the_likelihood_and_interpolates() {
     let x: Vec<Vec<f64>> = (0..20).map(|i| vec![i as f64 / 19.0]).collect();
     let y: Vec<f64> = x.iter().map(|p| (6.0 * p[0]).sin()).collect();
     let model = GpModel::fit(
-        spec(Kernel::Matern52, Prior::None),
+        &spec(Kernel::Matern52, Prior::None),
         &x,
         &y,
         cold(3),
@@ -253,21 +269,21 @@ fn the_constant_mean_is_the_likelihoods_optimum() {
     let constant = spec(Kernel::Matern52, Prior::None);
     let average = GpSpec {
         mean: Mean::Average,
-        ..constant
+        ..constant.clone()
     };
-    let spd = Spd::new(&covariance(constant.kernel, &x, &h), "k").unwrap();
+    let spd = Spd::new(&covariance(&constant, &x, &h), "k").unwrap();
     let (c, _) = Mean::Constant.weights(&spd, &y);
-    let nll = |s: GpSpec, shift: f64| {
+    let nll = |s: &GpSpec, shift: f64| {
         let shifted: Vec<f64> = y.iter().map(|v| v - shift).collect();
         nll_and_gradient(s, &x, &shifted, &h).unwrap()
     };
-    let at_c = nll(average, c).0;
-    assert!((nll(constant, 0.0).0 - at_c).abs() < 1e-10);
+    let at_c = nll(&average, c).0;
+    assert!((nll(&constant, 0.0).0 - at_c).abs() < 1e-10);
     for delta in [-0.1, 0.1] {
-        assert!(nll(average, c + delta).0 > at_c + 1e-6, "{delta}");
+        assert!(nll(&average, c + delta).0 > at_c + 1e-6, "{delta}");
     }
-    let (moved, grad) = nll(constant, 3.0);
-    let (before, grad_before) = nll(constant, 0.0);
+    let (moved, grad) = nll(&constant, 3.0);
+    let (before, grad_before) = nll(&constant, 0.0);
     assert!((moved - before).abs() < 1e-9);
     assert!(grad
         .iter()
@@ -303,7 +319,7 @@ fn far_from_the_data_the_model_returns_to_its_mean() {
             mean,
             ..spec(Kernel::SquaredExponential, Prior::None)
         };
-        let model = GpModel::conditioned(s, &x, &z, standardizer, h.clone(), 0.0).unwrap();
+        let model = GpModel::conditioned(&s, &x, &z, standardizer, h.clone(), 0.0).unwrap();
         let far = model.predict_mean(&[0.9, 0.4]);
         let expected = match mean {
             Mean::Average => average_value,
@@ -315,6 +331,46 @@ fn far_from_the_data_the_model_returns_to_its_mean() {
         );
         if mean == Mean::Constant {
             assert!(expected < average_value - 1.0, "{expected}");
+        }
+    }
+}
+
+/// 40 points of a continuous input and a categorical one with four levels: the mixed kernel's
+/// matrix factors with a noise of 1e-12 of the signal (positive definite, both kernels), and
+/// the fitted weight of the levels recovers a shift between them, or none.
+#[test]
+fn the_mixed_kernel_is_positive_definite_and_weighs_its_levels() {
+    let mut rng = ChaCha8Rng::seed_from_u64(4);
+    let level = Kind::Levels(4);
+    let x: Vec<Vec<f64>> = (0..40)
+        .map(|_| vec![rng.random(), level.snap(rng.random())])
+        .collect();
+    let mixed = |kernel| GpSpec {
+        categorical: Categorical(vec![false, true]),
+        ..spec(kernel, Prior::None)
+    };
+    for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
+        let h = Hyper {
+            log_lengthscales: vec![0.5f64.ln(), 0.3f64.ln()],
+            log_signal: 0.0,
+            log_noise: 1e-12f64.ln(),
+        };
+        assert!(Spd::new(&covariance(&mixed(kernel), &x, &h), "k").is_ok());
+    }
+    // Levels 2 and 3 shift the values by `shift`; the fit's predictions at new points of
+    // every level recover it, and where no level shifts them, the levels agree.
+    let truth = |p: &[f64], shift: f64| (4.0 * p[0]).sin() + shift * (p[1] > 0.5) as u8 as f64;
+    for shift in [0.0, 2.0] {
+        let y: Vec<f64> = x.iter().map(|p| truth(p, shift)).collect();
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let gp = GpModel::fit(&mixed(Kernel::Matern52), &x, &y, cold(4), None, &mut rng).unwrap();
+        for k in 0..20 {
+            let p = [k as f64 / 19.0, level.snap((k % 4) as f64 / 4.0)];
+            let (mean, _) = gp.predict(&p);
+            assert!(
+                (mean - truth(&p, shift)).abs() < 0.05,
+                "{shift} at {p:?}: {mean}"
+            );
         }
     }
 }

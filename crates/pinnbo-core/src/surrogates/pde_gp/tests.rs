@@ -1,7 +1,7 @@
 use super::kernel::Term;
 use super::*;
 use crate::numerics::cholesky::Spd;
-use crate::surrogates::gp::{GpModel, GpSpec, Kernel, Mean};
+use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Kernel, Mean};
 use crate::surrogates::{dot, log_normal_density};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
@@ -371,9 +371,10 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
         kernel: Kernel::SquaredExponential,
         prior: Prior::DimensionScaled,
         mean: Mean::Constant,
+        categorical: Categorical::default(),
     };
     let plain = GpModel::fit(
-        spec,
+        &spec,
         &x,
         &values,
         Starts {
@@ -615,13 +616,14 @@ fn a_wrong_pde_hands_the_data_to_the_discrepancy() {
         kernel: Kernel::Matern52,
         prior: Prior::DimensionScaled,
         mean: Mean::Constant,
+        categorical: Categorical::default(),
     };
     let starts = Starts {
         previous: None,
         restarts: 3,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let plain = GpModel::fit(spec, &x, &y, starts, None, &mut rng).unwrap();
+    let plain = GpModel::fit(&spec, &x, &y, starts, None, &mut rng).unwrap();
     let rms = |model: &dyn GpPosterior| {
         let total: f64 = (0..=200)
             .map(|i| {

@@ -454,7 +454,7 @@ impl Lowerer<'_> {
                         span: e.span,
                     }),
                     None => {
-                        let var = self.cx.coord_name(coord).to_string();
+                        let var = self.cx.coord(coord).name.to_string();
                         return self.err(
                             Diagnostic::error(
                                 "pde::field-argument",
@@ -498,7 +498,7 @@ fn visit_ast(e: &ast::Expr, f: &mut impl FnMut(&ast::Expr)) {
             }
         }
         ExprKind::Unary(_, a) => visit_ast(a, f),
-        ExprKind::Binary(_, a, b) => {
+        ExprKind::Binary(_, a, b) | ExprKind::IsLevel(a, b) => {
             visit_ast(a, f);
             visit_ast(b, f);
         }

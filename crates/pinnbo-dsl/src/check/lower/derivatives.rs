@@ -154,18 +154,22 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        if let Some(&c) = wrt.iter().find(|&&c| self.cx.coord_is_integer(c)) {
-            let var = self.cx.coord_name(c).to_string();
+        if let Some(&c) = wrt.iter().find(|&&c| self.cx.coord(c).integer) {
+            let coord = self.cx.coord(c);
+            let (var, takes) = match coord.is_categorical() {
+                true => (coord.name.clone(), "which takes named levels only"),
+                false => (coord.name.clone(), "which takes integer values only"),
+            };
             self.err(
                 Diagnostic::error(
                     "pde::derivative-of-integer",
                     span,
-                    format!("a derivative in `{var}`, which takes integer values only"),
+                    format!("a derivative in `{var}`, {takes}"),
                 )
                 .with_label("not differentiable")
                 .with_help(
-                    "a pde is over continuous variables; an integer variable may select its \
-                     coefficients, as a function of it",
+                    "a pde is over continuous variables; an integer or categorical variable may \
+                     select its coefficients, as a function of it",
                 ),
             );
             return None;
@@ -175,7 +179,7 @@ impl Lowerer<'_> {
                 || fields.iter().any(|f| self.cx.field_args(*f).contains(&c));
             if !depends {
                 let text = self.cx.source.slice(inner.span).to_string();
-                let var = self.cx.coord_name(c).to_string();
+                let var = self.cx.coord(c).name.to_string();
                 self.err(
                     Diagnostic::error(
                         "pde::derivative-wrt",
