@@ -331,7 +331,7 @@ fn a_file_with_thousands_of_errors_shows_the_first_hundred_and_counts_the_rest()
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert_eq!(err.matches("pde::").count(), 100, "{err}");
-    assert!(err.contains("many.pde:100:1]") && !err.contains("many.pde:102:1]"));
+    assert!(err.contains("many.pde:101:10]") && !err.contains("many.pde:102:10]"));
     assert!(
         err.contains("… and 4900 more not shown (the first 100 are)"),
         "{err}"

@@ -52,7 +52,8 @@ pub struct AskOptions {
     after_help = "Examples:\n  pinnbo tell beam-lab --id 10 --objective 0.731\n  \
                         pinnbo tell branin-lab --id 12 --objective 3.2 --constraints -0.5\n  \
                         pinnbo tell beam-lab --id 11 --failed \"the rig overheated\"\n  \
-                        pinnbo tell beam-lab --at x=0.4 --objective 0.9"
+                        pinnbo tell beam-lab --at x=0.4 --objective 0.9\n  \
+                        pinnbo tell design-lab --id 7 --objective weight=3.1,sag=0.02"
 )]
 pub struct TellOptions {
     /// The run folder.
@@ -63,9 +64,10 @@ pub struct TellOptions {
     /// A point that was not asked (an extra observation): `x=0.3,y=1`, as `pinnbo eval --at`.
     #[arg(long)]
     pub at: Option<String>,
-    /// The objective's measured value.
+    /// The objective's measured value; with several objectives each by name,
+    /// `weight=3.1,sag=0.02`.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "failed")]
-    pub objective: Option<f64>,
+    pub objective: Option<String>,
     /// The constraints' measured values, comma-separated in the file's order.
     #[arg(long, allow_hyphen_values = true, value_delimiter = ',')]
     pub constraints: Vec<f64>,
@@ -110,12 +112,19 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
         Ok(run) => run,
         Err(exit) => return exit,
     };
-    let outcome = match (&o.failed, o.objective) {
+    let outcome = match (&o.failed, &o.objective) {
         (Some(why), _) => Outcome::Failed(why.clone()),
-        (None, Some(objective)) => Outcome::Values(Evaluation {
-            objective,
-            constraints: o.constraints.clone(),
-        }),
+        (None, Some(told)) => match objectives(run.problem(), told) {
+            Ok(values) => Outcome::Values(Evaluation {
+                objective: values[0],
+                constraints: o.constraints.clone(),
+                other_objectives: values[1..].to_vec(),
+            }),
+            Err(message) => {
+                eprintln!("error: {message}");
+                return Exit::Usage;
+            }
+        },
         (None, None) => unreachable!("clap requires --objective or --failed"),
     };
     let told = match (&o.id, &o.at) {
@@ -158,6 +167,41 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
         return Exit::Invalid;
     }
     Exit::Success
+}
+
+/// `--objective`: a number, or with several objectives `name=value` for each.
+fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
+    let names = problem.objective_names();
+    if !problem.is_multi_objective() {
+        return (told.trim().parse::<f64>())
+            .map(|v| vec![v])
+            .map_err(|_| format!("--objective must be a number, found `{told}`"));
+    }
+    let usage = format!("--objective takes each objective by name: {}", {
+        let each: Vec<String> = names.iter().map(|n| format!("{n}=..")).collect();
+        each.join(",")
+    });
+    let given = crate::formats::point(told).map_err(|_| usage.clone())?;
+    let mut values = vec![None; names.len()];
+    for a in given {
+        let k = names.iter().position(|n| *n == a.name);
+        match (k, a.index, a.value) {
+            (Some(k), None, crate::formats::Assigned::Scalar(v)) => values[k] = Some(v),
+            (None, ..) => return Err(format!("`{}` is not an objective; {usage}", a.name)),
+            _ => return Err(usage),
+        }
+    }
+    let missing: Vec<&str> = (names.iter().zip(&values))
+        .filter(|(_, v)| v.is_none())
+        .map(|(n, _)| n.as_str())
+        .collect();
+    match missing.is_empty() {
+        true => Ok(values.into_iter().flatten().collect()),
+        false => Err(format!(
+            "--objective gives no value for {}",
+            missing.join(", ")
+        )),
+    }
 }
 
 /// Opens the run in `dir` from its own folder; `budget` amends its budget.

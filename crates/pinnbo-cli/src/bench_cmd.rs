@@ -424,7 +424,10 @@ fn draw(out: &Path, p: &results::ProblemReport) -> Result<(), plot::PlotError> {
             },
             y_label: p.metric.label(),
             bands: &bands,
-            log: p.metric != results::Metric::BestValue,
+            log: !matches!(
+                p.metric,
+                results::Metric::BestValue | results::Metric::Hypervolume
+            ),
         },
     )
 }

@@ -13,6 +13,7 @@ pub mod formats;
 mod help_cmd;
 mod methods_cmd;
 pub mod plot;
+mod run_report;
 mod solve_cmd;
 mod threads;
 

@@ -2,18 +2,16 @@
 //! progress bar and a final report; writes summary.json, history.csv and a convergence plot.
 
 use crate::exit::Exit;
-use crate::plot::{self, HeatMap, Line, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
-use pinnbo_core::oracle::{self, SetupError};
+use pinnbo_core::oracle::SetupError;
 use pinnbo_core::run::amend;
 use pinnbo_core::run::journal::Header;
-use pinnbo_core::run::outputs;
 use pinnbo_core::run::{Run, RunConfig, RunError};
-use pinnbo_core::{BuildError, Observer, Optimization, Record, Summary};
+use pinnbo_core::{BuildError, Observer, Optimization, Record};
 use pinnbo_dsl::{Problem, Style};
 use signal_hook::consts::{SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -152,7 +150,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
     };
     let outcome = drive(&mut run, options.quiet || options.json, options.parallel);
     let summary = run.summary();
-    if let Err(e) = write_outputs(&mut run) {
+    if let Err(e) = crate::run_report::write_outputs(&mut run) {
         eprintln!("error: {e}");
         return Exit::Invalid;
     }
@@ -162,7 +160,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
             serde_json::to_string_pretty(&summary).expect("plain data")
         );
     } else if !options.quiet {
-        print_report(&run, &summary);
+        crate::run_report::print_report(&run, &summary);
     }
     match outcome {
         Ok(()) => Exit::Success,
@@ -349,9 +347,11 @@ impl Observer for Progress {
         let summary = run.summary();
         // The best is judged by the noise-free values where the problem adds noise: shown by
         // them too, it never goes back up (its noisy observation would).
-        let mut message = summary.best.map_or("none feasible".to_string(), |b| {
-            format!("{:.6}", b.clean_objective.unwrap_or(b.objective))
-        });
+        let mut message = match (&summary.pareto, summary.best) {
+            (Some(front), _) => format!("hypervolume {:.6}", front.hypervolume),
+            (None, Some(b)) => format!("{:.6}", b.clean_objective.unwrap_or(b.objective)),
+            (None, None) => "none feasible".to_string(),
+        };
         if let Some(since) = summary.convergence.and_then(|c| c.converged_since) {
             message += &format!("  converged at {since}");
         }
@@ -362,256 +362,4 @@ impl Observer for Progress {
     fn on_finish(&self, _run: &Run, _outcome: Result<(), &RunError>) {
         self.bar.finish_and_clear();
     }
-}
-
-/// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
-fn significant(v: f64, digits: usize) -> f64 {
-    format!("{v:.*e}", digits.saturating_sub(1))
-        .parse()
-        .unwrap_or(v)
-}
-
-/// The summary and the history (an error when they cannot be written), then each picture:
-/// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
-/// others are still drawn.
-fn write_outputs(run: &mut Run) -> Result<(), String> {
-    run.write_outputs()?;
-    let drawn = [
-        draw_evaluations(run),
-        draw_surrogate(run).map_err(|e| format!("surrogate.png not drawn: {e}")),
-        draw_convergence(run),
-    ];
-    for e in drawn.into_iter().filter_map(Result::err) {
-        eprintln!("warning: {e}");
-    }
-    Ok(())
-}
-
-/// The best feasible objective so far at each evaluation, as `convergence.png`.
-fn draw_convergence(run: &Run) -> Result<(), String> {
-    let dir = run.dir();
-    let best = outputs::best_so_far(run.problem(), run.records());
-    let known: Vec<(f64, f64)> = best
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| b.map(|v| ((i + 1) as f64, v)))
-        .collect();
-    if known.is_empty() {
-        return Ok(());
-    }
-    // A step line: the best so far holds until the evaluation that improves it.
-    let mut points = Vec::with_capacity(2 * known.len());
-    for pair in known.windows(2) {
-        points.extend([pair[0], (pair[1].0, pair[0].1)]);
-    }
-    points.extend(known.last());
-    let end = run.config().budget.max(2) as f64;
-    let optimum: Vec<(&str, f64, f64)> = (run.problem().optimum)
-        .map(|v| ("known optimum", end, v))
-        .into_iter()
-        .collect();
-    let title = format!(
-        "{}: {} (seed {})",
-        run.problem().name,
-        run.config().method,
-        run.config().seed
-    );
-    plot::line(
-        &dir.join("convergence.png"),
-        &Line {
-            title: &title,
-            x: Scale {
-                label: "evaluation",
-                lo: 1.0,
-                hi: run.config().budget.max(2) as f64,
-            },
-            y_label: "best feasible objective so far",
-            points: &points,
-            marks: &optimum,
-            samples: &[],
-        },
-    )
-    .map_err(|e| e.to_string())
-}
-
-/// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
-/// true objective (the reference field's, for FDM), as `evaluations.png`.
-fn draw_evaluations(run: &mut Run) -> Result<(), String> {
-    let p = run.problem().clone();
-    let measured = matches!(
-        p.oracle,
-        pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
-    );
-    if !(1..=2).contains(&p.dim()) || measured {
-        return Ok(());
-    }
-    let path = run.dir().join("evaluations.png");
-    let title = format!("{}: evaluations ({})", p.name, run.config().method);
-    let evaluated: Vec<Vec<f64>> = run
-        .records()
-        .iter()
-        .filter(|r| r.observed.is_some())
-        .map(|r| r.x.clone())
-        .collect();
-    // The run's own oracle (closed form or the already solved field): nothing is re-solved.
-    let oracle = std::cell::RefCell::new(run.oracle_mut());
-    let truth = |x: &[f64]| {
-        oracle
-            .borrow_mut()
-            .evaluate(x)
-            .map_or(f64::NAN, |e| e.objective)
-    };
-    let samples: Vec<(Vec<f64>, f64)> = evaluated.iter().map(|x| (x.clone(), truth(x))).collect();
-    picture(&path, &title, &p, &truth, &samples)
-}
-
-/// For 1-D and 2-D problems, the evaluated points over the method's final surrogate mean, as
-/// `surrogate.png` (methods without a surrogate draw nothing).
-fn draw_surrogate(run: &mut Run) -> Result<(), String> {
-    let p = run.problem().clone();
-    let dim = p.dim();
-    if !(1..=2).contains(&dim) {
-        return Ok(());
-    }
-    let steps = if dim == 1 { 400 } else { 60 };
-    let axis: Vec<f64> = (0..=steps).map(|i| i as f64 / steps as f64).collect();
-    let grid: Vec<Vec<f64>> = if dim == 1 {
-        axis.iter().map(|u| vec![*u]).collect()
-    } else {
-        axis.iter()
-            .flat_map(|v| axis.iter().map(move |u| vec![*u, *v]))
-            .collect()
-    };
-    let Some(mean) = run.surrogate_mean(&grid).map_err(|e| e.to_string())? else {
-        return Ok(());
-    };
-    // Back to the file's sense (`maximize` is negated inside).
-    let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
-    let space = pinnbo_core::space::Space::of(&p);
-    // The nearest grid node's prediction (the grid is the unit cube's).
-    let node = |x: &[f64], i: usize| {
-        (space.to_unit(x)[i] * steps as f64)
-            .round()
-            .clamp(0.0, steps as f64) as usize
-    };
-    let value = |x: &[f64]| {
-        let row = if dim == 2 { node(x, 1) } else { 0 };
-        mean[row * (steps + 1) + node(x, 0)]
-    };
-    let samples: Vec<(Vec<f64>, f64)> = run
-        .records()
-        .iter()
-        .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective)))
-        .collect();
-    let path = run.dir().join("surrogate.png");
-    let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
-    picture(&path, &title, &p, &value, &samples)
-}
-
-/// `value` over a 1-D or 2-D problem's box (a curve or a heat map) with the evaluated points
-/// (in 1-D at the heights given).
-fn picture(
-    path: &Path,
-    title: &str,
-    p: &Problem,
-    value: &dyn Fn(&[f64]) -> f64,
-    evaluated: &[(Vec<f64>, f64)],
-) -> Result<(), String> {
-    let scale = |i: usize| Scale {
-        label: &p.coords[i].name,
-        lo: p.coords[i].lo,
-        hi: p.coords[i].hi,
-    };
-    if p.dim() == 1 {
-        let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
-        let curve: Vec<(f64, f64)> = (0..=400)
-            .map(|i| lo + (hi - lo) * i as f64 / 400.0)
-            .map(|x| (x, value(&[x])))
-            .collect();
-        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, v)| (x[0], *v)).collect();
-        plot::line(
-            path,
-            &Line {
-                title,
-                x: scale(0),
-                y_label: "objective",
-                points: &curve,
-                marks: &[],
-                samples: &samples,
-            },
-        )
-    } else {
-        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, _)| (x[0], x[1])).collect();
-        plot::heat_map(
-            path,
-            &HeatMap {
-                title,
-                x: scale(0),
-                y: scale(1),
-                value_label: "objective",
-                value: &|x, y| value(&[x, y]),
-                resolution: (120, 120),
-                marks: &[],
-                samples: &samples,
-            },
-        )
-    }
-    .map_err(|e| e.to_string())
-}
-
-fn print_report(run: &Run, s: &Summary) {
-    let p = run.problem();
-    println!("problem    {} ({} variables)", p.name, p.dim());
-    println!("method     {} (seed {})", s.method, s.seed);
-    println!("evaluations {} ({} failed)", s.evaluations, s.failures);
-    match &s.best {
-        Some(b) => {
-            let point: Vec<String> = p
-                .coords
-                .iter()
-                .zip(&b.x)
-                .map(|(c, v)| format!("{} = {v:.6}", c.name))
-                .collect();
-            match b.clean_objective {
-                Some(clean) => println!(
-                    "best       {clean} at evaluation {} (observed with noise: {})",
-                    b.evaluation, b.objective
-                ),
-                None => println!("best       {} at evaluation {}", b.objective, b.evaluation),
-            }
-            println!("at         {}", point.join(", "));
-            if let Some(opt) = p.optimum {
-                let value = b.clean_objective.unwrap_or(b.objective);
-                let regret = oracle::minimized(p, value) - oracle::minimized(p, opt);
-                println!("known optimum {opt} (regret {regret:.3e})");
-            }
-        }
-        None => println!("best       no feasible evaluation"),
-    }
-    if let Some(c) = &s.convergence {
-        let state = match (c.stopped_at, c.converged_since) {
-            (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
-            (None, Some(since)) => format!(
-                "converged since evaluation {since}: no point's expected improvement has been \
-                 above {} of the observations' spread",
-                c.threshold
-            ),
-            (None, None) => "not converged".to_string(),
-        };
-        println!(
-            "progress   {state}; last expected improvement {:.2e} of the observations' spread",
-            c.expected_improvement_relative
-        );
-    }
-    for (name, e) in &s.parameters {
-        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
-            format!("± {}", significant(s, 3))
-        });
-        println!("param      {name} = {} {std}", significant(e.value, 6));
-    }
-    println!(
-        "time       {:.2} s proposing, {:.2} s evaluating",
-        s.propose_seconds, s.evaluate_seconds
-    );
-    println!("output     {}", run.dir().display());
 }

@@ -26,10 +26,7 @@ fn main() {
         let (r, s, t) = (6.0, 10.0, 1.0 / (8.0 * std::f64::consts::PI));
         let f =
             a * (x[1] - b * x[0] * x[0] + c * x[0] - r).powi(2) + s * (1.0 - t) * x[0].cos() + s;
-        Ok(Evaluation {
-            objective: f,
-            constraints: Vec::new(),
-        })
+        Ok(Evaluation::new(f, Vec::new()))
     };
     let dir = std::env::temp_dir().join(format!("pinnbo-closure-{}", std::process::id()));
     let mut run = Optimization::new(problem)

@@ -14,6 +14,17 @@ pub struct Observed {
     /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
     /// a model sees it as one, a score of predictions does not.
     pub fantasy: bool,
+    /// With several objectives, those after the first as minimized, in the file's order.
+    pub other_objectives: Vec<f64>,
+}
+
+impl Observed {
+    /// Every objective as minimized, the first first.
+    pub fn objectives(&self) -> Vec<f64> {
+        std::iter::once(self.objective)
+            .chain(self.other_objectives.iter().copied())
+            .collect()
+    }
 }
 
 impl Observed {

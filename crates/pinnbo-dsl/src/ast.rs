@@ -226,9 +226,12 @@ pub enum StmtKind {
         rhs: Expr,
     },
     Objective {
+        name: Option<Ident>,
         sense: Sense,
         expr: Expr,
     },
+    /// `reference NAME = value, ..`: the hypervolume's reference point.
+    Reference(Vec<(Ident, Expr)>),
     Constraint {
         label: Option<Ident>,
         lhs: Expr,

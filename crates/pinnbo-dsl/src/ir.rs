@@ -349,6 +349,8 @@ pub enum Sense {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Objective {
+    /// `minimize weight: ..`; required with several objectives.
+    pub name: Option<String>,
     pub sense: Sense,
     pub expr: Expr,
     pub span: Span,
@@ -540,7 +542,13 @@ pub struct Problem {
     pub params: Vec<Param>,
     pub fields: Vec<Field>,
     pub pdes: Vec<Pde>,
+    /// The objective; with several (`minimize weight: ..`, `minimize sag: ..`), the first.
     pub objective: Objective,
+    /// The objectives after the first, in file order.
+    pub other_objectives: Vec<Objective>,
+    /// The hypervolume's reference point, one value per objective in the file's own sense
+    /// (`reference ..`); None: the default, from the initial design.
+    pub reference: Option<Vec<f64>>,
     pub constraints: Vec<Constraint>,
     /// The known optimal objective value (in the file's own sense), for regret.
     pub optimum: Option<f64>,
@@ -563,6 +571,23 @@ impl Problem {
 
     pub fn upper(&self) -> Vec<f64> {
         self.coords.iter().map(|c| c.hi).collect()
+    }
+
+    /// Every objective, the first first.
+    pub fn objectives(&self) -> impl Iterator<Item = &Objective> {
+        std::iter::once(&self.objective).chain(&self.other_objectives)
+    }
+
+    /// Whether the problem has two or more objectives (each named).
+    pub fn is_multi_objective(&self) -> bool {
+        !self.other_objectives.is_empty()
+    }
+
+    /// The objectives' names, in order; `objective` for a single unnamed one.
+    pub fn objective_names(&self) -> Vec<String> {
+        (self.objectives())
+            .map(|o| o.name.clone().unwrap_or_else(|| "objective".to_string()))
+            .collect()
     }
 
     /// The variables of `x` outside their bounds (or not finite), as `(index, message)`; a

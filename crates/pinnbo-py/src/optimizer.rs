@@ -126,7 +126,10 @@ impl Optimizer {
             optimization = optimization.budget(budget);
         }
         let optimization = match oracle {
-            Some(f) => optimization.oracle(PyOracle::new(f, interrupt.clone())),
+            Some(f) => {
+                let oracle = PyOracle::new(f, interrupt.clone(), optimization.problem());
+                optimization.oracle(oracle)
+            }
             None if options.allow_exec => optimization,
             None => optimization.for_ask_tell(),
         };
@@ -240,7 +243,10 @@ impl Optimizer {
         };
         let reopened = reopened.allow_exec(allow_exec);
         let reopened = match oracle {
-            Some(f) => reopened.oracle(PyOracle::new(f, interrupt.clone())),
+            Some(f) => {
+                let oracle = PyOracle::new(f, interrupt.clone(), reopened.problem());
+                reopened.oracle(oracle)
+            }
             None if allow_exec => reopened,
             None => reopened.for_ask_tell(),
         };
@@ -300,8 +306,12 @@ impl Optimizer {
                 .extract()
                 .map_err(|_| PyValueError::new_err("x must be a point or an (n, dim) array"))?,
         };
-        let outcomes = outcomes(points.len(), single, y, constraints, failed)?;
         let mut run = self.locked();
+        let names = match run.problem().is_multi_objective() {
+            true => run.problem().objective_names(),
+            false => Vec::new(),
+        };
+        let outcomes = outcomes(points.len(), single, y, constraints, failed, &names)?;
         for (point, outcome) in points.into_iter().zip(outcomes) {
             let told = match asked_at(&run, &point) {
                 Some(id) => run.tell(id, outcome).map(|_: Told| ()),
@@ -408,13 +418,15 @@ fn path_text(p: &Path) -> String {
     p.display().to_string()
 }
 
-/// The outcome told for each of `n` points.
+/// The outcome told for each of `n` points; with several objectives (`objectives`, their
+/// names) each point's `y` is a dict by name or a sequence in the file's order.
 fn outcomes(
     n: usize,
     single: bool,
     y: Option<&Bound<'_, PyAny>>,
     constraints: Option<&Bound<'_, PyAny>>,
     failed: Option<String>,
+    objectives: &[String],
 ) -> PyResult<Vec<Outcome>> {
     if let Some(why) = failed {
         if y.is_some() {
@@ -423,9 +435,16 @@ fn outcomes(
         return Ok(vec![Outcome::Failed(why); n]);
     }
     let y = y.ok_or_else(|| PyValueError::new_err("y (or failed=...) is required"))?;
-    let values: Vec<f64> = match single {
-        true => vec![y.extract()?],
-        false => y.extract()?,
+    let values: Vec<Vec<f64>> = match (objectives.is_empty(), single) {
+        (true, true) => vec![vec![y.extract()?]],
+        (true, false) => (y.extract::<Vec<f64>>()?)
+            .into_iter()
+            .map(|v| vec![v])
+            .collect(),
+        (false, true) => vec![objective_values(y, objectives)?],
+        (false, false) => (y.try_iter()?)
+            .map(|item| objective_values(&item?, objectives))
+            .collect::<PyResult<_>>()?,
     };
     let constraints: Vec<Vec<f64>> = match (constraints, single) {
         (None, _) => vec![Vec::new(); n],
@@ -442,11 +461,42 @@ fn outcomes(
     Ok(values
         .into_iter()
         .zip(constraints)
-        .map(|(objective, constraints)| {
+        .map(|(values, constraints)| {
             Outcome::Values(Evaluation {
-                objective,
+                objective: values[0],
                 constraints,
+                other_objectives: values[1..].to_vec(),
             })
         })
         .collect())
+}
+
+/// One point's objectives: a dict by name, or a sequence in `names`' order.
+fn objective_values(y: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Vec<f64>> {
+    if let Ok(dict) = y.cast::<pyo3::types::PyDict>() {
+        return (names.iter())
+            .map(|name| match dict.get_item(name)? {
+                Some(v) => v.extract::<f64>(),
+                None => Err(PyValueError::new_err(format!(
+                    "y has no value for the objective `{name}`"
+                ))),
+            })
+            .collect();
+    }
+    let values: Vec<f64> = y.extract().map_err(|_| {
+        PyValueError::new_err(format!(
+            "with several objectives y is a dict by name or a sequence of {} numbers ({})",
+            names.len(),
+            names.join(", ")
+        ))
+    })?;
+    if values.len() != names.len() {
+        return Err(PyValueError::new_err(format!(
+            "y has {} values for {} objectives ({})",
+            values.len(),
+            names.len(),
+            names.join(", ")
+        )));
+    }
+    Ok(values)
 }

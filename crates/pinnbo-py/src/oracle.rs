@@ -1,7 +1,8 @@
 //! A Python callable as the oracle, and Ctrl-C while Rust holds no GIL.
 //!
 //! The callable gets the point as a numpy array and returns the objective (a number), a pair
-//! `(objective, constraints)`, or a dict `{"objective": .., "constraints": [..]}`. An
+//! `(objective, constraints)`, or a dict `{"objective": .., "constraints": [..]}`; with
+//! several objectives a dict with each objective by name (`{"weight": .., "sag": ..}`). An
 //! exception or a value that is not a number fails that evaluation, journaled with why, as
 //! any oracle's failure is; a NaN does too (the loop's rule). KeyboardInterrupt (Ctrl-C while
 //! the callable runs) fails the evaluation in flight and stops the run.
@@ -9,6 +10,7 @@
 use crate::convert::array;
 use pinnbo_core::oracle::{Evaluation, Failure, Oracle};
 use pinnbo_core::Observer;
+use pinnbo_dsl::Problem;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -40,13 +42,19 @@ impl Interrupt {
 pub struct PyOracle {
     function: Py<PyAny>,
     interrupt: Interrupt,
+    /// With several objectives, their names (the keys of the callable's dict).
+    objectives: Vec<String>,
 }
 
 impl PyOracle {
-    pub fn new(function: Py<PyAny>, interrupt: Interrupt) -> PyOracle {
+    pub fn new(function: Py<PyAny>, interrupt: Interrupt, problem: &Problem) -> PyOracle {
         PyOracle {
             function,
             interrupt,
+            objectives: match problem.is_multi_objective() {
+                true => problem.objective_names(),
+                false => Vec::new(),
+            },
         }
     }
 }
@@ -65,7 +73,7 @@ impl Oracle for PyOracle {
                     return Err(Failure::Other(format!("the oracle raised {why}")));
                 }
             };
-            evaluation(value.bind(py)).map_err(Failure::Other)
+            evaluation(value.bind(py), &self.objectives).map_err(Failure::Other)
         })
     }
 
@@ -75,7 +83,7 @@ impl Oracle for PyOracle {
 }
 
 /// What the callable returned, read as an evaluation.
-fn evaluation(value: &Bound<'_, PyAny>) -> Result<Evaluation, String> {
+fn evaluation(value: &Bound<'_, PyAny>, objectives: &[String]) -> Result<Evaluation, String> {
     let number = |v: &Bound<'_, PyAny>, what: &str| -> Result<f64, String> {
         v.extract::<f64>()
             .map_err(|_| format!("the oracle's {what} is not a number: {v}"))
@@ -84,6 +92,29 @@ fn evaluation(value: &Bound<'_, PyAny>) -> Result<Evaluation, String> {
         v.extract::<Vec<f64>>()
             .map_err(|_| format!("the oracle's constraints are not a list of numbers: {v}"))
     };
+    if !objectives.is_empty() {
+        let dict = value.cast::<PyDict>().map_err(|_| {
+            format!(
+                "with several objectives the oracle returns a dict with each by name ({}), not {value}",
+                objectives.join(", ")
+            )
+        })?;
+        let values = (objectives.iter())
+            .map(|name| match dict.get_item(name).ok().flatten() {
+                Some(v) => number(&v, &format!("\"{name}\"")),
+                None => Err(format!("the oracle's dict has no \"{name}\"")),
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        let constraints = match dict.get_item("constraints").ok().flatten() {
+            Some(c) => numbers(&c)?,
+            None => Vec::new(),
+        };
+        return Ok(Evaluation {
+            objective: values[0],
+            constraints,
+            other_objectives: values[1..].to_vec(),
+        });
+    }
     if let Ok(dict) = value.cast::<PyDict>() {
         let objective = dict
             .get_item("objective")
@@ -94,21 +125,18 @@ fn evaluation(value: &Bound<'_, PyAny>) -> Result<Evaluation, String> {
             Some(c) => numbers(&c)?,
             None => Vec::new(),
         };
-        return Ok(Evaluation {
-            objective: number(&objective, "objective")?,
+        return Ok(Evaluation::new(
+            number(&objective, "objective")?,
             constraints,
-        });
+        ));
     }
     if let Ok((objective, constraints)) = value.extract::<(Bound<'_, PyAny>, Bound<'_, PyAny>)>() {
-        return Ok(Evaluation {
-            objective: number(&objective, "objective")?,
-            constraints: numbers(&constraints)?,
-        });
+        return Ok(Evaluation::new(
+            number(&objective, "objective")?,
+            numbers(&constraints)?,
+        ));
     }
-    Ok(Evaluation {
-        objective: number(value, "value")?,
-        constraints: Vec::new(),
-    })
+    Ok(Evaluation::new(number(value, "value")?, Vec::new()))
 }
 
 /// Stops a run between evaluations when Python has a signal pending (Ctrl-C) or the oracle

@@ -57,6 +57,7 @@ pub fn observe(
                 unit,
                 proposed: false,
                 fantasy: false,
+                other_objectives: Vec::new(),
             }
         })
         .collect()

@@ -145,7 +145,7 @@ pub struct GpModels<'a> {
 
 impl GpModels<'_> {
     /// The probability that every constraint holds at `u`.
-    fn feasibility(&self, u: &[f64]) -> f64 {
+    pub fn feasibility(&self, u: &[f64]) -> f64 {
         self.constraints
             .iter()
             .map(|g| {

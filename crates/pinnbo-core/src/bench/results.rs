@@ -21,10 +21,22 @@ pub enum Metric {
     RegretPlusViolation,
     /// No optimum is known: the best feasible objective so far, as minimized.
     BestValue,
+    /// Several objectives: the true front's hypervolume (`optimum`) less the feasible
+    /// evaluations' so far.
+    HypervolumeRegret,
+    /// Several objectives without a known optimum: the feasible evaluations' hypervolume so
+    /// far, negated (lower is better, as every metric here).
+    Hypervolume,
 }
 
 impl Metric {
     pub fn for_problem(problem: &Problem, optimum: Option<f64>) -> Metric {
+        if problem.is_multi_objective() {
+            return match optimum {
+                Some(_) => Metric::HypervolumeRegret,
+                None => Metric::Hypervolume,
+            };
+        }
         match (optimum, problem.constraints.is_empty()) {
             (None, _) => Metric::BestValue,
             (Some(_), true) => Metric::Regret,
@@ -37,14 +49,16 @@ impl Metric {
             Metric::Regret => "simple regret",
             Metric::RegretPlusViolation => "best regret plus violation",
             Metric::BestValue => "best objective (as minimized)",
+            Metric::HypervolumeRegret => "hypervolume regret",
+            Metric::Hypervolume => "hypervolume (negated)",
         }
     }
 
     pub fn of(self, row: &Row) -> Option<f64> {
         match self {
-            Metric::Regret => row.regret,
+            Metric::Regret | Metric::HypervolumeRegret => row.regret,
             Metric::RegretPlusViolation => row.regret_plus_violation,
-            Metric::BestValue => row.best_so_far.map(|v| row.sign * v),
+            Metric::BestValue | Metric::Hypervolume => row.best_so_far.map(|v| row.sign * v),
         }
     }
 }
@@ -57,7 +71,8 @@ pub struct Row {
     pub seed: u64,
     /// 1-based.
     pub evaluation: usize,
-    /// The best feasible noise-free objective so far, in the file's sense.
+    /// The best feasible noise-free objective so far, in the file's sense; with several
+    /// objectives the hypervolume so far.
     pub best_so_far: Option<f64>,
     pub regret: Option<f64>,
     pub regret_plus_violation: Option<f64>,
@@ -75,6 +90,9 @@ pub fn rows(
     seed: u64,
     records: &[Record],
 ) -> Vec<Row> {
+    if problem.is_multi_objective() {
+        return hypervolume_rows(problem, optimum, method, seed, records);
+    }
     let best = crate::run::outputs::best_so_far(problem, records);
     let opt = optimum.map(|o| minimized(problem, o));
     let mut seconds = 0.0;
@@ -99,6 +117,35 @@ pub fn rows(
                 regret_plus_violation: least_rpv,
                 seconds,
                 sign: minimized(problem, 1.0),
+            }
+        })
+        .collect()
+}
+
+/// [`rows`] with several objectives: the hypervolume so far, and its regret where the
+/// true front's hypervolume is known.
+fn hypervolume_rows(
+    problem: &Problem,
+    optimum: Option<f64>,
+    method: &str,
+    seed: u64,
+    records: &[Record],
+) -> Vec<Row> {
+    let hypervolume = crate::run::front::hypervolume_so_far(problem, records);
+    let mut seconds = 0.0;
+    (records.iter().zip(hypervolume))
+        .map(|(r, hv)| {
+            seconds += r.propose_seconds + r.evaluate_seconds;
+            Row {
+                problem: problem.name.clone(),
+                method: method.to_string(),
+                seed,
+                evaluation: r.index + 1,
+                best_so_far: hv,
+                regret: hv.zip(optimum).map(|(h, o)| o - h),
+                regret_plus_violation: None,
+                seconds,
+                sign: -1.0,
             }
         })
         .collect()

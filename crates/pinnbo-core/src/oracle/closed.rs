@@ -5,6 +5,7 @@ use pinnbo_dsl::{Compiled, Problem};
 
 pub struct ClosedFormOracle {
     objective: Compiled,
+    other_objectives: Vec<Compiled>,
     constraints: Vec<Compiled>,
 }
 
@@ -28,6 +29,9 @@ impl ClosedFormOracle {
             problem.objective.span,
             "the objective",
         )?;
+        let other_objectives = (problem.other_objectives.iter())
+            .map(|o| compile(&o.expr, o.span, "the objective"))
+            .collect::<Result<_, _>>()?;
         let constraints = problem
             .constraints
             .iter()
@@ -35,6 +39,7 @@ impl ClosedFormOracle {
             .collect::<Result<_, _>>()?;
         Ok(ClosedFormOracle {
             objective,
+            other_objectives,
             constraints,
         })
     }
@@ -45,6 +50,7 @@ impl Oracle for ClosedFormOracle {
         Ok(Evaluation {
             objective: self.objective.eval(x),
             constraints: self.constraints.iter().map(|c| c.eval(x)).collect(),
+            other_objectives: self.other_objectives.iter().map(|o| o.eval(x)).collect(),
         })
     }
 

@@ -124,6 +124,10 @@ pub struct CommandOracle {
     timeout: Option<Duration>,
     output: CommandOutput,
     constraints: usize,
+    /// The JSON keys of the objectives: `objective`, or each objective's name.
+    objectives: Vec<String>,
+    /// What stands in the command line for each variable (a level by its name).
+    coords: Vec<pinnbo_dsl::ir::Coordinate>,
 }
 
 impl CommandOracle {
@@ -174,6 +178,11 @@ impl CommandOracle {
             timeout: spec.timeout,
             output: spec.output,
             constraints: problem.constraints.len(),
+            objectives: match problem.is_multi_objective() {
+                true => problem.objective_names(),
+                false => vec!["objective".to_string()],
+            },
+            coords: problem.coords.clone(),
         })
     }
 
@@ -183,7 +192,7 @@ impl CommandOracle {
             .iter()
             .map(|part| match part {
                 TemplatePart::Text(t) => t.clone(),
-                TemplatePart::Coord(c) => format!("{}", x[*c]),
+                TemplatePart::Coord(c) => self.coords[*c].show(x[*c]),
             })
             .collect()
     }
@@ -201,12 +210,9 @@ impl CommandOracle {
                         truncate(line.trim())
                     ))
                 })?;
-                Ok(Evaluation {
-                    objective,
-                    constraints: Vec::new(),
-                })
+                Ok(Evaluation::new(objective, Vec::new()))
             }
-            CommandOutput::Json => parse_json(stdout, self.constraints),
+            CommandOutput::Json => parse_json(stdout, &self.objectives, self.constraints),
         }
     }
 }
@@ -215,7 +221,13 @@ fn output_needs_json(problem: &Problem, spec: &Spec) -> bool {
     !problem.constraints.is_empty() && spec.output == CommandOutput::Number
 }
 
-fn parse_json(stdout: &str, constraints: usize) -> Result<Evaluation, Failure> {
+/// `{"objective": .., "constraints": [..]}`; with several objectives each by its name in
+/// `objectives`.
+fn parse_json(
+    stdout: &str,
+    objectives: &[String],
+    constraints: usize,
+) -> Result<Evaluation, Failure> {
     let value: serde_json::Value = serde_json::from_str(stdout.trim()).map_err(|e| {
         Failure::Parse(format!(
             "invalid JSON ({e}) in `{}`",
@@ -226,10 +238,12 @@ fn parse_json(stdout: &str, constraints: usize) -> Result<Evaluation, Failure> {
         v.as_f64()
             .ok_or_else(|| Failure::Parse(format!("{what} is not a number: {v}")))
     };
-    let objective = match value.get("objective") {
-        Some(v) => number(v, "\"objective\"")?,
-        None => return Err(Failure::Parse("the JSON has no \"objective\"".into())),
-    };
+    let values = (objectives.iter())
+        .map(|name| match value.get(name) {
+            Some(v) => number(v, &format!("\"{name}\"")),
+            None => Err(Failure::Parse(format!("the JSON has no \"{name}\""))),
+        })
+        .collect::<Result<Vec<f64>, Failure>>()?;
     let listed = match value.get("constraints") {
         Some(serde_json::Value::Array(items)) => items
             .iter()
@@ -250,8 +264,9 @@ fn parse_json(stdout: &str, constraints: usize) -> Result<Evaluation, Failure> {
         )));
     }
     Ok(Evaluation {
-        objective,
+        objective: values[0],
         constraints: listed,
+        other_objectives: values[1..].to_vec(),
     })
 }
 
@@ -472,17 +487,26 @@ mod tests {
 
     #[test]
     fn json_output_is_checked_against_the_problem() {
-        let ok = parse_json(r#"{"objective": 1.5, "constraints": [-1, 2]}"#, 2).unwrap();
+        let one = ["objective".to_string()];
+        let ok = parse_json(r#"{"objective": 1.5, "constraints": [-1, 2]}"#, &one, 2).unwrap();
         assert_eq!(ok.constraints, vec![-1.0, 2.0]);
-        let wrong = parse_json(r#"{"objective": 1.5}"#, 1).unwrap_err();
+        let wrong = parse_json(r#"{"objective": 1.5}"#, &one, 1).unwrap_err();
         assert_eq!(
             wrong.to_string(),
             "could not read the command's output: the problem has 1 constraint(s), the command gave 0"
         );
-        let bad = parse_json(r#"{"objective": "x"}"#, 0).unwrap_err();
+        let bad = parse_json(r#"{"objective": "x"}"#, &one, 0).unwrap_err();
         assert!(
             bad.to_string().contains("\"objective\" is not a number"),
             "{bad}"
+        );
+        let two = ["weight".to_string(), "sag".to_string()];
+        let both = parse_json(r#"{"sag": 2, "weight": 1}"#, &two, 0).unwrap();
+        assert_eq!(both.objectives().collect::<Vec<_>>(), vec![1.0, 2.0]);
+        let missing = parse_json(r#"{"weight": 1}"#, &two, 0).unwrap_err();
+        assert!(
+            missing.to_string().contains("the JSON has no \"sag\""),
+            "{missing}"
         );
     }
 }

@@ -31,10 +31,7 @@ impl FdmOracle {
 impl Oracle for FdmOracle {
     fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
         let e = self.inner.evaluate(x);
-        Ok(Evaluation {
-            objective: e.objective,
-            constraints: e.constraints,
-        })
+        Ok(Evaluation::new(e.objective, e.constraints))
     }
 
     fn describe(&self) -> String {

@@ -21,9 +21,26 @@ pub struct Evaluation {
     pub objective: f64,
     /// `c_k(x)`, feasible when `<= 0`, in the file's order.
     pub constraints: Vec<f64>,
+    /// With several objectives, the values of those after the first, in the file's order.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_objectives: Vec<f64>,
 }
 
 impl Evaluation {
+    /// One objective's value and the constraints'.
+    pub fn new(objective: f64, constraints: Vec<f64>) -> Evaluation {
+        Evaluation {
+            objective,
+            constraints,
+            other_objectives: Vec::new(),
+        }
+    }
+
+    /// Every objective's value, the first first.
+    pub fn objectives(&self) -> impl Iterator<Item = f64> + '_ {
+        std::iter::once(self.objective).chain(self.other_objectives.iter().copied())
+    }
+
     /// Every constraint holds (`c_k <= 0`).
     pub fn is_feasible(&self) -> bool {
         self.constraints.iter().all(|c| *c <= 0.0)
@@ -33,6 +50,9 @@ impl Evaluation {
     pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {
         if !self.objective.is_finite() {
             return Some(format!("the objective is {}", self.objective));
+        }
+        if let Some(v) = self.other_objectives.iter().find(|v| !v.is_finite()) {
+            return Some(format!("an objective is {v}"));
         }
         self.constraints
             .iter()
@@ -148,6 +168,27 @@ pub fn from_problem(problem: &Problem, allow_exec: bool) -> Result<Box<dyn Oracl
             Box::new(CommandOracle::new(problem, spec)?)
         }
     })
+}
+
+/// Every objective of `e` as the loop minimizes it (negated for `maximize`), the first first.
+pub fn minimized_objectives(problem: &Problem, e: &Evaluation) -> Vec<f64> {
+    (problem.objectives().zip(e.objectives()))
+        .map(|(o, v)| match o.sense {
+            Sense::Minimize => v,
+            Sense::Maximize => -v,
+        })
+        .collect()
+}
+
+/// The file's reference point (`reference ..`) as the loop minimizes it.
+pub fn minimized_reference(problem: &Problem) -> Option<Vec<f64>> {
+    let reference = problem.reference.as_ref()?;
+    let e = Evaluation {
+        objective: reference[0],
+        constraints: Vec::new(),
+        other_objectives: reference[1..].to_vec(),
+    };
+    Some(minimized_objectives(problem, &e))
 }
 
 /// The objective as the loop minimizes it: negated for `maximize`.

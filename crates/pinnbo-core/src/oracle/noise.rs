@@ -102,6 +102,8 @@ impl NoiseModel {
                 .zip(&self.constraint_std)
                 .map(|(v, s)| v + draw(*s))
                 .collect(),
+            // Refused by the checker: a noise statement with several objectives.
+            other_objectives: clean.other_objectives.clone(),
         }
     }
 }

@@ -93,7 +93,8 @@ impl Run {
     }
 
     /// The pending points, and the points whose evaluation failed, as observations at the
-    /// highest (worst) objective in `history`, as minimized, with that observation's
+    /// highest (worst) objective in `history`, as minimized (each objective's worst, with
+    /// several), with that observation's
     /// constraint values: a pending point is not asked for twice, and a failure steers the
     /// search away from where it happened (docs/decisions.md "Failed evaluations inform the
     /// model").
@@ -104,6 +105,11 @@ impl Run {
         else {
             return Vec::new();
         };
+        // With several objectives, each at its own worst.
+        let others = liar.other_objectives.len();
+        let worst_others: Vec<f64> = (0..others)
+            .map(|k| (history.iter().map(|o| o.other_objectives[k])).fold(f64::MIN, f64::max))
+            .collect();
         let failed = (self.records.iter())
             .filter(|r| r.failure.is_some())
             .map(|r| (&r.x, r.phase));
@@ -116,6 +122,7 @@ impl Run {
                 constraints: liar.constraints.clone(),
                 proposed: phase == Phase::Step,
                 fantasy: true,
+                other_objectives: worst_others.clone(),
             })
             .collect()
     }

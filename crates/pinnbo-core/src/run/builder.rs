@@ -281,12 +281,8 @@ mod tests {
                 .unwrap()
                 .problem
         };
-        let measure = |x: &[f64]| -> Result<Evaluation, Failure> {
-            Ok(Evaluation {
-                objective: x[0],
-                constraints: Vec::new(),
-            })
-        };
+        let measure =
+            |x: &[f64]| -> Result<Evaluation, Failure> { Ok(Evaluation::new(x[0], Vec::new())) };
         let added = Optimization::new(problem("noise added std 0.1"))
             .method("gp-ei")
             .oracle(FnOracle(measure))

@@ -1,6 +1,7 @@
 //! Evaluations made before the run (`pinnbo solve --import FILE.csv`): a CSV with one column
-//! per variable (by name; a categorical variable's levels by name), `objective`, and one per
-//! constraint (by name), in the file's own units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
+//! per variable (by name; a categorical variable's levels by name), `objective` (with
+//! several objectives, one per objective by name), and one per constraint (by name), in the
+//! file's own units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
 //! and a defect is reported at its line and column; the rows become the journal's first
 //! records, phase `import`, kept exactly as given.
 
@@ -25,8 +26,9 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         .map_err(|e| format!("{shown}:1: {e}"))?
         .clone();
     let column = |name: &str| header.iter().position(|h| h.trim() == name);
+    let objectives = problem.objective_names();
     let wanted: Vec<String> = (problem.coords.iter().map(|c| c.name.clone()))
-        .chain(["objective".to_string()])
+        .chain(objectives.iter().cloned())
         .chain(problem.constraints.iter().map(|c| c.name.clone()))
         .collect();
     let mut positions = Vec::with_capacity(wanted.len());
@@ -84,11 +86,13 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         if let Some((i, message)) = problem.outside_bounds(&values[..d]).into_iter().next() {
             return Err(format!("{shown}:{line}:{}: {message}", positions[i] + 1));
         }
+        let m = objectives.len();
         rows.push(Imported {
             x: values[..d].to_vec(),
             values: Evaluation {
                 objective: values[d],
-                constraints: values[d + 1..].to_vec(),
+                other_objectives: values[d + 1..d + m].to_vec(),
+                constraints: values[d + m..].to_vec(),
             },
         });
     }

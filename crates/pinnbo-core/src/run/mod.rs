@@ -14,6 +14,7 @@ pub mod amend;
 pub mod ask_tell;
 pub mod atomic;
 pub mod builder;
+pub mod front;
 pub use crate::numerics::design;
 pub mod import;
 pub mod journal;
@@ -24,7 +25,7 @@ mod strategy_state;
 mod summary;
 mod validate;
 
-use crate::oracle::{minimized, NoiseModel, Oracle};
+use crate::oracle::{minimized_objectives, NoiseModel, Oracle};
 use crate::space::Space;
 use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT, STOP};
 use crate::strategies::{Diagnostics, Observed, Strategy, StrategyError};
@@ -605,12 +606,14 @@ impl Run {
             .iter()
             .filter_map(|r| {
                 let e = r.observed.as_ref()?;
+                let objectives = minimized_objectives(&self.problem, e);
                 Some(Observed {
                     unit: self.space.to_unit(&r.x),
-                    objective: minimized(&self.problem, e.objective),
+                    objective: objectives[0],
                     constraints: e.constraints.clone(),
                     proposed: r.phase == Phase::Step,
                     fantasy: false,
+                    other_objectives: objectives[1..].to_vec(),
                 })
             })
             .collect()

@@ -1,5 +1,6 @@
 //! The run's files besides the journal: `summary.json` and `history.csv` (one row per
-//! evaluation with the best-so-far feasible value).
+//! evaluation with the best-so-far feasible value, or with several objectives the
+//! hypervolume so far).
 
 use crate::oracle::minimized;
 use crate::run::journal::Record;
@@ -30,39 +31,46 @@ pub fn best_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
 }
 
 pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
+    let several = problem.is_multi_objective();
     let mut header = vec!["index".to_string(), "phase".to_string()];
     header.extend(problem.coords.iter().map(|c| c.name.clone()));
-    header.extend(["objective".into(), "clean_objective".into()]);
+    match several {
+        true => header.extend(problem.objective_names()),
+        false => header.extend(["objective".into(), "clean_objective".into()]),
+    }
     header.extend(problem.constraints.iter().map(|c| c.name.clone()));
-    header.extend(
-        [
-            "best_so_far",
-            "propose_seconds",
-            "evaluate_seconds",
-            "failure",
-        ]
-        .map(String::from),
-    );
-    let rows = records
-        .iter()
-        .zip(best_so_far(problem, records))
-        .map(|(r, best)| {
-            let observed = r.observed.as_ref();
-            let mut row = vec![r.index.to_string(), r.phase.name().to_string()];
-            row.extend((problem.coords.iter().zip(&r.x)).map(|(c, v)| c.show(*v)));
-            row.push(cell(observed.map(|e| e.objective)));
-            row.push(cell(r.clean.as_ref().map(|e| e.objective)));
-            row.extend(
-                (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),
-            );
-            row.extend([
-                cell(best),
-                r.propose_seconds.to_string(),
-                r.evaluate_seconds.to_string(),
-                r.failure.clone().unwrap_or_default(),
-            ]);
-            row
-        });
+    let progress = match several {
+        true => "hypervolume",
+        false => "best_so_far",
+    };
+    header.extend([progress, "propose_seconds", "evaluate_seconds", "failure"].map(String::from));
+    let progress = match several {
+        true => super::front::hypervolume_so_far(problem, records),
+        false => best_so_far(problem, records),
+    };
+    let m = problem.objectives().count();
+    let rows = records.iter().zip(progress).map(|(r, best)| {
+        let observed = r.observed.as_ref();
+        let mut row = vec![r.index.to_string(), r.phase.name().to_string()];
+        row.extend((problem.coords.iter().zip(&r.x)).map(|(c, v)| c.show(*v)));
+        match several {
+            true => row.extend((0..m).map(|k| cell(observed.and_then(|e| e.objectives().nth(k))))),
+            false => {
+                row.push(cell(observed.map(|e| e.objective)));
+                row.push(cell(r.clean.as_ref().map(|e| e.objective)));
+            }
+        }
+        row.extend(
+            (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),
+        );
+        row.extend([
+            cell(best),
+            r.propose_seconds.to_string(),
+            r.evaluate_seconds.to_string(),
+            r.failure.clone().unwrap_or_default(),
+        ]);
+        row
+    });
     csv_document(&header, rows)
 }
 

@@ -1,5 +1,5 @@
 //! What a run reports of itself (`summary.json`, `solve`'s report, the Python package): the
-//! best feasible evaluation, the totals, for expected-improvement methods whether they
+//! best feasible evaluation (with several objectives the Pareto set), the totals, for expected-improvement methods whether they
 //! still find anything worth evaluating, and the last estimate of the pde's params.
 
 use super::journal::Record;
@@ -19,7 +19,11 @@ pub struct Summary {
     pub seed: u64,
     pub evaluations: usize,
     pub failures: usize,
+    /// The best feasible evaluation; None with several objectives (see `pareto`).
     pub best: Option<Best>,
+    /// With several objectives, the Pareto set and its hypervolume.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pareto: Option<super::front::Front>,
     /// Whether any evaluation satisfied every constraint.
     pub feasible: bool,
     pub propose_seconds: f64,
@@ -82,8 +86,10 @@ pub struct Best {
 /// The best feasible evaluation and the totals. With synthetic noise the best is judged by
 /// the noise-free values (as the papers' regret is), though the optimizer saw only noisy ones.
 pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> Summary {
+    let pareto = super::front::front(problem, records);
     let best = records
         .iter()
+        .filter(|_| !problem.is_multi_objective())
         .filter_map(|r| r.truth().map(|e| (r, e)))
         .filter(|(_, e)| e.is_feasible())
         .min_by(|(_, a), (_, b)| {
@@ -107,8 +113,9 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         seed: config.seed,
         evaluations: records.len(),
         failures: records.iter().filter(|r| r.failure.is_some()).count(),
-        feasible: best.is_some(),
+        feasible: (records.iter()).any(|r| r.truth().is_some_and(|e| e.is_feasible())),
         best,
+        pareto,
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
         convergence: Convergence::of(records),

@@ -109,21 +109,13 @@ impl GpSearch {
         GpModel::fit(&self.model, &x, &y, starts, self.objective_noise(), rng).within(PART)
     }
 
-    /// The rest of a step once `objective` is fitted (its fit's diagnostics `fitted`, begun
-    /// at `clock`): each constraint's GP, then the criterion maximized over the box, or over
-    /// its faces when `faces`, over `space`'s integers and levels.
-    #[allow(clippy::too_many_arguments)]
-    pub(crate) fn propose_with(
+    /// Each constraint's GP fitted to `history`, each from its last optimum (kept for the
+    /// next fit).
+    pub(crate) fn fit_constraints(
         &mut self,
-        objective: &dyn GpPosterior,
-        fitted: Diagnostics,
-        faces: bool,
-        space: &Space,
         history: &[Observed],
-        clock: Instant,
         rng: &mut ChaCha8Rng,
-    ) -> Result<Proposal, StrategyError> {
-        let d = history.first().map_or(0, |o| o.unit.len());
+    ) -> Result<Vec<GpModel>, StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
@@ -139,6 +131,25 @@ impl GpSearch {
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous_constraints = constraints.iter().map(|g| g.hyper.clone()).collect();
+        Ok(constraints)
+    }
+
+    /// The rest of a step once `objective` is fitted (its fit's diagnostics `fitted`, begun
+    /// at `clock`): each constraint's GP, then the criterion maximized over the box, or over
+    /// its faces when `faces`, over `space`'s integers and levels.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn propose_with(
+        &mut self,
+        objective: &dyn GpPosterior,
+        fitted: Diagnostics,
+        faces: bool,
+        space: &Space,
+        history: &[Observed],
+        clock: Instant,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Proposal, StrategyError> {
+        let d = history.first().map_or(0, |o| o.unit.len());
+        let constraints = self.fit_constraints(history, rng)?;
         let train_seconds = clock.elapsed().as_secs_f64();
         let models = GpModels {
             objective,
@@ -207,11 +218,19 @@ impl GpSearch {
         physics: Option<&PdeHyper>,
         record: crate::strategies::physics_gp::PredictionRecord,
     ) -> Result<Option<Vec<u8>>, StrategyError> {
-        let saved = Saved {
+        self.save(Saved {
             objective: objective.map(Hyper::pack),
             physics: physics.map(PdeHyper::pack),
-            constraints: self.previous_constraints.iter().map(Hyper::pack).collect(),
             record,
+            ..Saved::default()
+        })
+    }
+
+    /// `saved` with the constraints' optima, as bytes; None before any objective was fitted.
+    pub(crate) fn save(&self, saved: Saved) -> Result<Option<Vec<u8>>, StrategyError> {
+        let saved = Saved {
+            constraints: self.previous_constraints.iter().map(Hyper::pack).collect(),
+            ..saved
         };
         if saved.objective.is_none() && saved.physics.is_none() {
             return Ok(None);
@@ -251,7 +270,10 @@ pub(crate) struct Saved {
     pub objective: Option<Vec<f64>>,
     /// physics-gp's pde model.
     pub physics: Option<Vec<f64>>,
-    constraints: Vec<Vec<f64>>,
+    pub constraints: Vec<Vec<f64>>,
+    /// With several objectives, the GPs of those after the first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub other_objectives: Vec<Vec<f64>>,
     /// physics-gp's prequential record (absent from journals written before it).
     #[serde(default)]
     pub record: crate::strategies::physics_gp::PredictionRecord,
@@ -424,6 +446,7 @@ mod tests {
                 unit: u.clone(),
                 proposed: true,
                 fantasy: false,
+                other_objectives: Vec::new(),
             })
             .collect();
         let text = "var x in [0, 1]\nminimize x\nmethod gp-ei\n";

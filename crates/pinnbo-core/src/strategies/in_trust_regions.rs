@@ -23,6 +23,7 @@ fn history() -> Vec<Observed> {
             unit,
             proposed: false,
             fantasy: false,
+            other_objectives: Vec::new(),
         })
         .collect()
 }

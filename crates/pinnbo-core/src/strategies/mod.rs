@@ -10,6 +10,7 @@
 //! several share); the layers below take typed configurations.
 
 pub mod gp_bo;
+pub mod gp_hypervolume;
 pub mod neural_bo;
 pub mod neural_cbo;
 pub mod neural_greedy;

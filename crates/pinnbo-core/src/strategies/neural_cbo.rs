@@ -208,6 +208,7 @@ mod tests {
                 unit: u,
                 proposed: false,
                 fantasy: false,
+                other_objectives: Vec::new(),
             })
             .collect()
     }

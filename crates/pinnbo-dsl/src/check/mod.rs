@@ -2,6 +2,7 @@
 
 mod declare;
 mod lower;
+mod objectives;
 mod oracle;
 mod settings;
 
@@ -273,10 +274,11 @@ pub(crate) fn check(
             );
         }
     }
-    let objective = match problem.objective.take() {
-        Some(o) => Some(o),
+    let reference = objectives::finish(&mut cx, &problem);
+    let objective = match problem.objectives.first() {
+        Some(o) => Some(o.clone()),
         None => {
-            if complete && !seen.0.contains_key("minimize/maximize") {
+            if complete && problem.failed_objectives == 0 {
                 let end = source.text().len();
                 cx.error(
                     Diagnostic::error(
@@ -339,6 +341,8 @@ pub(crate) fn check(
         fields: cx.fields,
         pdes: problem.pdes,
         objective,
+        other_objectives: problem.objectives.split_off(1),
+        reference,
         constraints: problem.constraints,
         optimum: problem.optimum,
         oracle,
@@ -455,9 +459,13 @@ fn check_noise(
 pub(crate) struct Partial {
     name: Option<String>,
     pub pdes: Vec<Pde>,
-    objective: Option<Objective>,
+    pub objectives: Vec<Objective>,
+    /// Objective statements that had errors.
+    failed_objectives: usize,
+    reference: Option<(Vec<(Ident, f64)>, Span)>,
     pub constraints: Vec<Constraint>,
     optimum: Option<f64>,
+    optimum_span: Option<Span>,
     noise: Option<Noise>,
     noise_span: Option<Span>,
     budget: Option<u64>,
@@ -500,23 +508,10 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 span: stmt.span,
             });
         }
-        StmtKind::Objective { sense, expr } => {
-            if !seen.once(cx, "minimize/maximize", stmt.span) {
-                return;
-            }
-            let Some(e) = cx.lower(Allow::VALUE, expr) else {
-                return;
-            };
-            let sense = match sense {
-                ast::Sense::Minimize => Sense::Minimize,
-                ast::Sense::Maximize => Sense::Maximize,
-            };
-            p.objective = Some(Objective {
-                sense,
-                expr: e,
-                span: stmt.span,
-            });
+        StmtKind::Objective { name, sense, expr } => {
+            objectives::objective(cx, p, name, *sense, expr, stmt.span);
         }
+        StmtKind::Reference(items) => objectives::reference(cx, p, items, stmt.span),
         StmtKind::Constraint {
             label,
             lhs,
@@ -557,6 +552,7 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         StmtKind::Optimum(e) => {
             if seen.once(cx, "optimum", stmt.span) {
                 p.optimum = cx.constant(e, "the optimum");
+                p.optimum_span = Some(stmt.span);
             }
         }
         StmtKind::Budget(e) => {

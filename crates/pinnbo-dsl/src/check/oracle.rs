@@ -16,7 +16,7 @@ pub(crate) fn check_oracle(
     file: &ast::File,
 ) -> Option<Oracle> {
     let stmt = p.oracle_stmt.map(|i| &file.statements[i]);
-    let unknown = unknown_fields(cx, objective, &p.constraints);
+    let unknown = unknown_fields(cx, &p.objectives, &p.constraints);
     let Some(stmt) = stmt else {
         if let Some(&f) = unknown.first() {
             let name = cx.field_name(f).to_string();
@@ -58,6 +58,21 @@ pub(crate) fn check_oracle(
             Some(Oracle::ClosedForm)
         }
         OracleKind::External => Some(Oracle::External),
+        OracleKind::Fdm if p.objectives.len() > 1 => {
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    stmt.span,
+                    "an fdm oracle with several objectives is not built yet",
+                )
+                .with_label("one objective per fdm oracle")
+                .with_help(
+                    "give the objectives closed forms, or measure them with `oracle command` \
+                     (`output json`) or `oracle external`",
+                ),
+            );
+            None
+        }
         OracleKind::Fdm => fdm(cx, p, objective, items, stmt.span).map(Oracle::Fdm),
         OracleKind::Command {
             template,
@@ -67,9 +82,13 @@ pub(crate) fn check_oracle(
 }
 
 /// Fields without a closed form that the objective or a constraint needs.
-fn unknown_fields(cx: &Checker, objective: &Objective, constraints: &[Constraint]) -> Vec<FieldId> {
+fn unknown_fields(
+    cx: &Checker,
+    objectives: &[Objective],
+    constraints: &[Constraint],
+) -> Vec<FieldId> {
     let mut out = Vec::new();
-    let exprs = std::iter::once(&objective.expr).chain(constraints.iter().map(|c| &c.expr));
+    let exprs = (objectives.iter().map(|o| &o.expr)).chain(constraints.iter().map(|c| &c.expr));
     for e in exprs {
         for f in e.fields() {
             let unknown = cx.fields[f].definition.is_none() && !cx.broken_definitions.contains(&f);
@@ -475,6 +494,23 @@ fn command(
             )
             .with_label("cannot report constraint values")
             .with_help("add `output json` and print {\"objective\": .., \"constraints\": [..]}"),
+        );
+    }
+    if output == CommandOutput::Number && p.objectives.len() > 1 {
+        let names: Vec<String> = (p.objectives.iter())
+            .map(|o| format!("\"{}\": ..", o.name.as_deref().unwrap_or("objective")))
+            .collect();
+        cx.diags.push(
+            Diagnostic::error(
+                "pde::oracle-mismatch",
+                span,
+                "this problem has several objectives, but the command prints a single number",
+            )
+            .with_label("cannot report every objective")
+            .with_help(format!(
+                "add `output json` and print {{{}}}",
+                names.join(", ")
+            )),
         );
     }
     if template.trim().is_empty() {

@@ -50,6 +50,7 @@ fn is_keyword(rule: Rule) -> bool {
             | Rule::kw_method
             | Rule::kw_optimum
             | Rule::kw_problem
+            | Rule::kw_reference
             | Rule::kw_at
             | Rule::kw_in
     )
@@ -134,10 +135,20 @@ impl Builder<'_> {
                 } else {
                     Sense::Maximize
                 };
-                let expr = inner.into_inner().nth(1)?;
+                let mut rest = inner.into_inner().skip(1);
+                let mut next = rest.next()?;
+                let name = match next.as_rule() {
+                    Rule::label => {
+                        let name = self.ident(next.into_inner().next()?);
+                        next = rest.next()?;
+                        Some(name)
+                    }
+                    _ => None,
+                };
                 StmtKind::Objective {
+                    name,
                     sense,
-                    expr: self.expr(expr),
+                    expr: self.expr(next),
                 }
             }
             Rule::constraint_stmt => {
@@ -172,6 +183,14 @@ impl Builder<'_> {
                 }
             }
             Rule::problem_stmt => StmtKind::Problem(self.string(it.next()?)),
+            Rule::reference_stmt => StmtKind::Reference(
+                it.filter_map(|a| {
+                    let mut a = a.into_inner();
+                    let name = self.ident(a.next()?);
+                    Some((name, self.expr(a.next()?)))
+                })
+                .collect(),
+            ),
             Rule::noise_stmt => self.noise(it)?,
             Rule::oracle_stmt => self.oracle(it.next()?)?,
             Rule::method_stmt => {

@@ -53,6 +53,7 @@ fn user_words(rule: Rule) -> Option<&'static str> {
         Rule::index_range => "an index range `i in 1..n`",
         Rule::bounds => "bounds `[lo, hi]`",
         Rule::int_range => "an integer range `lo..hi`",
+        Rule::reference_stmt => "a reference point `reference NAME = value, ..`",
         Rule::levels => "levels `{a, b, c}`",
         Rule::params => "a parameter list `(x, y)`",
         Rule::comparison => "`<=` or `>=`",

@@ -418,6 +418,7 @@ mod tests {
                 unit,
                 proposed: false,
                 fantasy: false,
+                other_objectives: Vec::new(),
             })
             .collect();
         (problem, history)

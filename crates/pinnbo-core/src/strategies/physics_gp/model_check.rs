@@ -138,6 +138,7 @@ mod tests {
             constraints: Vec::new(),
             proposed: true,
             fantasy: false,
+            other_objectives: Vec::new(),
         }
     }
 
@@ -166,6 +167,7 @@ mod tests {
         // A pending point's stand-in value is not its observation either.
         history.push(Observed {
             fantasy: true,
+            other_objectives: Vec::new(),
             ..observed(&[0.5], 9.0)
         });
         record.score(&history);

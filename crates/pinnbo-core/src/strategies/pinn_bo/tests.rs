@@ -161,6 +161,7 @@ fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_netwo
             constraints: vec![],
             proposed: false,
             fantasy: false,
+            other_objectives: Vec::new(),
         })
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
@@ -225,6 +226,7 @@ fn the_pdes_param_trains_with_the_network() {
                 unit,
                 proposed: false,
                 fantasy: false,
+                other_objectives: Vec::new(),
             }
         })
         .collect();

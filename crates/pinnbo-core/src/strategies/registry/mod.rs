@@ -4,6 +4,7 @@
 //! methods` and docs/dsl.md cannot drift apart.
 
 use crate::strategies::gp_bo::GpBo;
+use crate::strategies::gp_hypervolume::GpHypervolume;
 use crate::strategies::neural_bo::{NeuralBo, NeuralBoConfig};
 use crate::strategies::neural_cbo::{NeuralCbo, NeuralCboConfig};
 use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
@@ -76,6 +77,19 @@ pub fn strategy_with(
     };
     let s = MethodSettings::new(info, settings).map_err(MethodError::Settings)?;
     let seed = seed ^ NEURAL_SEED;
+    if problem.is_multi_objective() {
+        return match info.name {
+            "gp-ei" => Ok(Box::new(GpHypervolume::new(&s, problem))),
+            "random" => Ok(Box::new(RandomSearch)),
+            other => Err(StrategyError::Unusable(format!(
+                "{other} optimizes one objective and this problem has {} ({}): use gp-ei \
+                 (expected hypervolume improvement) or random",
+                problem.objectives().count(),
+                problem.objective_names().join(", ")
+            ))
+            .into()),
+        };
+    }
     Ok(match info.name {
         "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::new(&s, problem)),
         "physics-gp" => Box::new(PhysicsGp::new(&s, problem, operators, seed)?),
@@ -106,8 +120,12 @@ pub fn strategy_with(
 
 /// The method a problem gets when it names none: the physics-informed GP when the objective
 /// is a field with a linear pde, PINN-BO when that pde is nonlinear (a network can be trained
-/// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde.
+/// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde or with
+/// several objectives (as expected hypervolume improvement).
 pub fn default_method(problem: &Problem) -> &'static str {
+    if problem.is_multi_objective() {
+        return "gp-ei";
+    }
     let Ok(field) = crate::strategies::pde::objective_field(problem, "") else {
         return "gp-ei";
     };

@@ -39,6 +39,7 @@ fn observed(unit: Vec<f64>, proposed: bool) -> Observed {
         unit,
         proposed,
         fantasy: false,
+        other_objectives: Vec::new(),
     }
 }
 
@@ -98,6 +99,7 @@ fn physics_gp_predicts_a_maximized_field_as_a_minimized_one() {
                 unit,
                 proposed: false,
                 fantasy: false,
+                other_objectives: Vec::new(),
             })
             .collect();
         let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();

@@ -1,0 +1,389 @@
+//! What a run ends with: `summary.json` and `history.csv`, the pictures (the convergence,
+//! the evaluations over the truth, the surrogate; with two objectives the Pareto front), and
+//! the report `pinnbo solve` prints.
+
+use crate::plot::{self, HeatMap, Line, Scale};
+use pinnbo_core::oracle;
+use pinnbo_core::run::Run;
+use pinnbo_core::run::{front, outputs};
+use pinnbo_core::Summary;
+use pinnbo_dsl::Problem;
+use std::path::Path;
+
+/// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
+fn significant(v: f64, digits: usize) -> f64 {
+    format!("{v:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(v)
+}
+
+/// The summary and the history (an error when they cannot be written), then each picture:
+/// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
+/// others are still drawn.
+pub(crate) fn write_outputs(run: &mut Run) -> Result<(), String> {
+    run.write_outputs()?;
+    let drawn = [
+        draw_evaluations(run),
+        draw_surrogate(run).map_err(|e| format!("surrogate.png not drawn: {e}")),
+        draw_convergence(run),
+        draw_front(run),
+    ];
+    for e in drawn.into_iter().filter_map(Result::err) {
+        eprintln!("warning: {e}");
+    }
+    Ok(())
+}
+
+/// The best feasible objective so far at each evaluation (with several objectives, the
+/// hypervolume so far), as `convergence.png`.
+fn draw_convergence(run: &Run) -> Result<(), String> {
+    let dir = run.dir();
+    let several = run.problem().is_multi_objective();
+    let best = match several {
+        true => front::hypervolume_so_far(run.problem(), run.records()),
+        false => outputs::best_so_far(run.problem(), run.records()),
+    };
+    let known: Vec<(f64, f64)> = best
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| b.map(|v| ((i + 1) as f64, v)))
+        .collect();
+    if known.is_empty() {
+        return Ok(());
+    }
+    // A step line: the best so far holds until the evaluation that improves it.
+    let mut points = Vec::with_capacity(2 * known.len());
+    for pair in known.windows(2) {
+        points.extend([pair[0], (pair[1].0, pair[0].1)]);
+    }
+    points.extend(known.last());
+    let end = run.config().budget.max(2) as f64;
+    let optimum: Vec<(&str, f64, f64)> = (run.problem().optimum)
+        .map(|v| ("known optimum", end, v))
+        .into_iter()
+        .collect();
+    let title = format!(
+        "{}: {} (seed {})",
+        run.problem().name,
+        run.config().method,
+        run.config().seed
+    );
+    plot::line(
+        &dir.join("convergence.png"),
+        &Line {
+            title: &title,
+            x: Scale {
+                label: "evaluation",
+                lo: 1.0,
+                hi: run.config().budget.max(2) as f64,
+            },
+            y_label: match several {
+                true => "hypervolume of the feasible evaluations so far",
+                false => "best feasible objective so far",
+            },
+            points: &points,
+            marks: &optimum,
+            samples: &[],
+        },
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// With two objectives, every feasible evaluation and the Pareto front through the
+/// non-dominated ones (a step line, each point dominating the region above and right of it
+/// as minimized), as `pareto.png`, in the file's own values.
+fn draw_front(run: &Run) -> Result<(), String> {
+    let p = run.problem();
+    let Some(front) = front::front(p, run.records()) else {
+        return Ok(());
+    };
+    let names = p.objective_names();
+    if names.len() != 2 {
+        return Ok(());
+    }
+    let pair = |m: &serde_json::Map<String, serde_json::Value>| {
+        let v = |k: usize| m.get(&names[k]).and_then(serde_json::Value::as_f64);
+        Some((v(0)?, v(1)?))
+    };
+    let samples: Vec<(f64, f64)> = (run.records().iter())
+        .filter_map(|r| r.truth().filter(|e| e.is_feasible()))
+        .map(|e| (e.objective, e.other_objectives[0]))
+        .collect();
+    if samples.is_empty() {
+        return Ok(());
+    }
+    let mut on_front: Vec<(f64, f64)> = front
+        .points
+        .iter()
+        .filter_map(|q| pair(&q.objectives))
+        .collect();
+    on_front.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Between two points of the front the step holds the first's second value when that
+    // objective is minimized (the region dominated lies above it), the next's otherwise.
+    let second_minimized = p.other_objectives[0].sense == pinnbo_dsl::ir::Sense::Minimize;
+    let first_minimized = p.objective.sense == pinnbo_dsl::ir::Sense::Minimize;
+    let mut points = Vec::with_capacity(2 * on_front.len());
+    for w in on_front.windows(2) {
+        let held = match first_minimized == second_minimized {
+            true => w[0].1,
+            false => w[1].1,
+        };
+        points.extend([w[0], (w[1].0, held)]);
+    }
+    points.extend(on_front.last());
+    let (lo, hi) = (samples.iter().map(|s| s.0))
+        .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), v| {
+            (lo.min(v), hi.max(v))
+        });
+    let pad = 0.05 * (hi - lo).max(1e-12);
+    let title = format!(
+        "{}: Pareto front ({}, seed {})",
+        p.name,
+        run.config().method,
+        run.config().seed
+    );
+    plot::line(
+        &run.dir().join("pareto.png"),
+        &Line {
+            title: &title,
+            x: Scale {
+                label: &names[0],
+                lo: lo - pad,
+                hi: hi + pad,
+            },
+            y_label: &names[1],
+            points: &points,
+            marks: &[],
+            samples: &samples,
+        },
+    )
+    .map_err(|e| e.to_string())
+}
+
+/// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
+/// true objective (the reference field's, for FDM), as `evaluations.png`.
+fn draw_evaluations(run: &mut Run) -> Result<(), String> {
+    let p = run.problem().clone();
+    let measured = matches!(
+        p.oracle,
+        pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
+    );
+    if !(1..=2).contains(&p.dim()) || measured {
+        return Ok(());
+    }
+    let path = run.dir().join("evaluations.png");
+    let title = format!("{}: evaluations ({})", p.name, run.config().method);
+    let evaluated: Vec<Vec<f64>> = run
+        .records()
+        .iter()
+        .filter(|r| r.observed.is_some())
+        .map(|r| r.x.clone())
+        .collect();
+    // The run's own oracle (closed form or the already solved field): nothing is re-solved.
+    let oracle = std::cell::RefCell::new(run.oracle_mut());
+    let truth = |x: &[f64]| {
+        oracle
+            .borrow_mut()
+            .evaluate(x)
+            .map_or(f64::NAN, |e| e.objective)
+    };
+    let samples: Vec<(Vec<f64>, f64)> = evaluated.iter().map(|x| (x.clone(), truth(x))).collect();
+    picture(&path, &title, &p, &truth, &samples)
+}
+
+/// For 1-D and 2-D problems, the evaluated points over the method's final surrogate mean, as
+/// `surrogate.png` (methods without a surrogate draw nothing).
+fn draw_surrogate(run: &mut Run) -> Result<(), String> {
+    let p = run.problem().clone();
+    let dim = p.dim();
+    if !(1..=2).contains(&dim) {
+        return Ok(());
+    }
+    let steps = if dim == 1 { 400 } else { 60 };
+    let axis: Vec<f64> = (0..=steps).map(|i| i as f64 / steps as f64).collect();
+    let grid: Vec<Vec<f64>> = if dim == 1 {
+        axis.iter().map(|u| vec![*u]).collect()
+    } else {
+        axis.iter()
+            .flat_map(|v| axis.iter().map(move |u| vec![*u, *v]))
+            .collect()
+    };
+    let Some(mean) = run.surrogate_mean(&grid).map_err(|e| e.to_string())? else {
+        return Ok(());
+    };
+    // Back to the file's sense (`maximize` is negated inside).
+    let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
+    let space = pinnbo_core::space::Space::of(&p);
+    // The nearest grid node's prediction (the grid is the unit cube's).
+    let node = |x: &[f64], i: usize| {
+        (space.to_unit(x)[i] * steps as f64)
+            .round()
+            .clamp(0.0, steps as f64) as usize
+    };
+    let value = |x: &[f64]| {
+        let row = if dim == 2 { node(x, 1) } else { 0 };
+        mean[row * (steps + 1) + node(x, 0)]
+    };
+    let samples: Vec<(Vec<f64>, f64)> = run
+        .records()
+        .iter()
+        .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective)))
+        .collect();
+    let path = run.dir().join("surrogate.png");
+    let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
+    picture(&path, &title, &p, &value, &samples)
+}
+
+/// `value` over a 1-D or 2-D problem's box (a curve or a heat map) with the evaluated points
+/// (in 1-D at the heights given).
+fn picture(
+    path: &Path,
+    title: &str,
+    p: &Problem,
+    value: &dyn Fn(&[f64]) -> f64,
+    evaluated: &[(Vec<f64>, f64)],
+) -> Result<(), String> {
+    let scale = |i: usize| Scale {
+        label: &p.coords[i].name,
+        lo: p.coords[i].lo,
+        hi: p.coords[i].hi,
+    };
+    if p.dim() == 1 {
+        let (lo, hi) = (p.coords[0].lo, p.coords[0].hi);
+        let curve: Vec<(f64, f64)> = (0..=400)
+            .map(|i| lo + (hi - lo) * i as f64 / 400.0)
+            .map(|x| (x, value(&[x])))
+            .collect();
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, v)| (x[0], *v)).collect();
+        plot::line(
+            path,
+            &Line {
+                title,
+                x: scale(0),
+                y_label: "objective",
+                points: &curve,
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    } else {
+        let samples: Vec<(f64, f64)> = evaluated.iter().map(|(x, _)| (x[0], x[1])).collect();
+        plot::heat_map(
+            path,
+            &HeatMap {
+                title,
+                x: scale(0),
+                y: scale(1),
+                value_label: "objective",
+                value: &|x, y| value(&[x, y]),
+                resolution: (120, 120),
+                marks: &[],
+                samples: &samples,
+            },
+        )
+    }
+    .map_err(|e| e.to_string())
+}
+
+pub(crate) fn print_report(run: &Run, s: &Summary) {
+    let p = run.problem();
+    println!("problem    {} ({} variables)", p.name, p.dim());
+    println!("method     {} (seed {})", s.method, s.seed);
+    println!("evaluations {} ({} failed)", s.evaluations, s.failures);
+    match &s.best {
+        Some(b) => {
+            let point: Vec<String> = p
+                .coords
+                .iter()
+                .zip(&b.x)
+                .map(|(c, v)| format!("{} = {v:.6}", c.name))
+                .collect();
+            match b.clean_objective {
+                Some(clean) => println!(
+                    "best       {clean} at evaluation {} (observed with noise: {})",
+                    b.evaluation, b.objective
+                ),
+                None => println!("best       {} at evaluation {}", b.objective, b.evaluation),
+            }
+            println!("at         {}", point.join(", "));
+            if let Some(opt) = p.optimum {
+                let value = b.clean_objective.unwrap_or(b.objective);
+                let regret = oracle::minimized(p, value) - oracle::minimized(p, opt);
+                println!("known optimum {opt} (regret {regret:.3e})");
+            }
+        }
+        None if s.pareto.is_some() => {}
+        None => println!("best       no feasible evaluation"),
+    }
+    if let Some(front) = &s.pareto {
+        print_front(p, front);
+    }
+    if let Some(c) = &s.convergence {
+        let state = match (c.stopped_at, c.converged_since) {
+            (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
+            (None, Some(since)) => format!(
+                "converged since evaluation {since}: no point's expected improvement has been \
+                 above {} of the observations' spread",
+                c.threshold
+            ),
+            (None, None) => "not converged".to_string(),
+        };
+        println!(
+            "progress   {state}; last expected improvement {:.2e} of the observations' spread",
+            c.expected_improvement_relative
+        );
+    }
+    for (name, e) in &s.parameters {
+        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
+            format!("± {}", significant(s, 3))
+        });
+        println!("param      {name} = {} {std}", significant(e.value, 6));
+    }
+    println!(
+        "time       {:.2} s proposing, {:.2} s evaluating",
+        s.propose_seconds, s.evaluate_seconds
+    );
+    println!("output     {}", run.dir().display());
+}
+
+/// The Pareto set: its size and hypervolume, the reference point, and its first points
+/// (objectives and variables in the file's order).
+fn print_front(p: &Problem, front: &front::Front) {
+    let objectives = p.objective_names();
+    let variables: Vec<String> = p.coords.iter().map(|c| c.name.clone()).collect();
+    let shown = |m: &serde_json::Map<String, serde_json::Value>, order: &[String]| {
+        let each: Vec<String> = (order.iter())
+            .filter_map(|k| Some((k, m.get(k)?)))
+            .map(|(k, v)| match v.as_f64() {
+                Some(x) if v.is_f64() => format!("{k} = {}", significant(x, 6)),
+                _ => format!("{k} = {}", v.as_str().map_or(v.to_string(), str::to_string)),
+            })
+            .collect();
+        each.join(", ")
+    };
+    println!(
+        "pareto     {} non-dominated feasible evaluations, hypervolume {} (reference {})",
+        front.points.len(),
+        significant(front.hypervolume, 6),
+        shown(&front.reference, &objectives)
+    );
+    if let Some(opt) = p.optimum {
+        let regret = opt - front.hypervolume;
+        println!("known optimum hypervolume {opt} (regret {regret:.3e})");
+    }
+    const SHOWN: usize = 10;
+    for q in front.points.iter().take(SHOWN) {
+        println!(
+            "  {:>4}   {}   at {}",
+            q.evaluation,
+            shown(&q.objectives, &objectives),
+            shown(&q.at, &variables)
+        );
+    }
+    if front.points.len() > SHOWN {
+        println!(
+            "  ... and {} more (summary.json)",
+            front.points.len() - SHOWN
+        );
+    }
+}
