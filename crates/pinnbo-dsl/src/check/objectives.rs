@@ -138,6 +138,10 @@ pub(super) fn finish(cx: &mut Checker, p: &Partial) -> Option<Vec<f64>> {
         );
     }
     let (values, span) = p.reference.as_ref()?;
+    if p.failed_objectives > 0 {
+        // Its names cannot be checked against objectives that were not understood.
+        return None;
+    }
     if !several {
         cx.error(
             Diagnostic::error(
