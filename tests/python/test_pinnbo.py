@@ -201,6 +201,44 @@ def test_a_callable_may_return_constraints(tmp_path):
     assert best is not None and best["constraints"][0] <= 0
 
 
+# Variables and objectives ---------------------------------------------------------------
+
+
+def test_a_categorical_point_is_told_and_reported_by_name(tmp_path):
+    text = "var t in [0, 3], wood in {oak, pine}\nminimize (t - 1)^2 + 2*(wood == oak)\n" \
+        "oracle external\nbudget 6, init 2\n"
+    opt = pinnbo.Optimizer(pinnbo.Problem.from_str(text, name="wood.pde"), out=tmp_path / "w")
+    x = opt.ask()[0]
+    level = ["oak", "pine"][int(x[1])]
+    opt.tell({"t": float(x[0]), "wood": level}, 1.5)
+    assert len(opt.pending) == 0, "the point told by name is the one asked"
+    opt.tell({"t": 1.0, "wood": "pine"}, 0.0)
+    assert opt.best["at"] == {"t": 1.0, "wood": "pine"}
+    with pytest.raises(ValueError, match="x: `brass` is not a level of `wood`; its levels are oak, pine"):
+        opt.tell({"t": 1.0, "wood": "brass"}, 0.0)
+    with pytest.raises(ValueError, match="x: no value for `wood`"):
+        opt.tell({"t": 1.0}, 0.0)
+
+
+def test_several_objectives_give_a_pareto_set(tmp_path):
+    text = "var x in [0, 1]\nminimize cost: 0\nmaximize gain: 0\noracle external\n" \
+        "budget 8, init 4\n"
+    problem = pinnbo.Problem.from_str(text, name="two.pde")
+    opt = problem.solve(lambda p: {"cost": float(p[0]), "gain": float(p[0] ** 0.5)}, out=tmp_path / "two")
+    front = opt.pareto
+    summary = json.loads((tmp_path / "two" / "summary.json").read_text())
+    assert front == summary["pareto"] and opt.best is None
+    # Every evaluation trades one for the other: each is on the front.
+    assert len(front["points"]) == 8
+    np.testing.assert_allclose(opt.history["objectives"][:, 1], opt.history["x"][:, 0] ** 0.5)
+    told = pinnbo.Optimizer(problem, out=tmp_path / "told")
+    told.tell([0.5], {"cost": 0.5, "gain": 2.0})
+    told.tell([0.7], [0.1, 3.0])
+    assert [p["objectives"] for p in told.pareto["points"]] == [{"cost": 0.1, "gain": 3.0}]
+    with pytest.raises(ValueError, match="y has no value for the objective `gain`"):
+        told.tell([0.2], {"cost": 1.0})
+
+
 # Resume ---------------------------------------------------------------------------------
 
 

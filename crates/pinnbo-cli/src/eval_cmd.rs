@@ -171,14 +171,21 @@ struct PdeTerms {
 }
 
 struct Report {
-    objective: f64,
+    /// Every objective's value, the first first.
+    objectives: Vec<f64>,
     constraints: Vec<(String, f64)>,
     pdes: Vec<PdeTerms>,
 }
 
 fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> {
-    let (objective, values) = match p.closed_form_objective() {
+    let (objectives, values) = match p.closed_form_objective() {
         Ok(objective) => {
+            let mut objectives = vec![objective.eval(x)];
+            for o in &p.other_objectives {
+                let f = (p.closed_form(&o.expr))
+                    .map_err(|e| format!("cannot evaluate an objective: {e}"))?;
+                objectives.push(f.eval(x));
+            }
             let mut values = Vec::new();
             for c in &p.constraints {
                 let f = p
@@ -186,7 +193,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
                     .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
                 values.push(f.eval(x));
             }
-            (objective.eval(x), values)
+            (objectives, values)
         }
         // No closed form: the file's oracle measures it, as `solve` would.
         Err(_) => {
@@ -195,7 +202,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
             let e = oracle
                 .evaluate(x)
                 .map_err(|f| format!("the oracle failed: {f}"))?;
-            (e.objective, e.constraints)
+            (e.objectives().collect(), e.constraints)
         }
     };
     let names = p.constraints.iter().map(|c| c.name.clone());
@@ -210,7 +217,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
         })
         .collect();
     Ok(Report {
-        objective,
+        objectives,
         constraints,
         pdes,
     })
@@ -218,7 +225,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
 
 impl Report {
     fn all_finite(&self) -> bool {
-        self.objective.is_finite()
+        self.objectives.iter().all(|v| v.is_finite())
             && self.constraints.iter().all(|(_, v)| v.is_finite())
             && self
                 .pdes
@@ -232,15 +239,19 @@ impl Report {
             .coords
             .iter()
             .zip(x)
-            .map(|(c, v)| format!("{} = {v}", c.name))
+            .map(|(c, v)| format!("{} = {}", c.name, c.show(*v)))
             .collect();
         out += &format!("point      {}\n", point.join(", "));
-        let sense = if p.objective.sense == Sense::Minimize {
-            "minimize"
-        } else {
-            "maximize"
-        };
-        out += &format!("objective  {} ({sense})\n", self.objective);
+        for (o, v) in p.objectives().zip(&self.objectives) {
+            let sense = match o.sense {
+                Sense::Minimize => "minimize",
+                Sense::Maximize => "maximize",
+            };
+            match (&o.name, p.is_multi_objective()) {
+                (Some(name), true) => out += &format!("objective  {name}: {v} ({sense})\n"),
+                _ => out += &format!("objective  {v} ({sense})\n"),
+            }
+        }
         for (name, v) in &self.constraints {
             let status = if *v <= 0.0 { "satisfied" } else { "violated" };
             out += &format!("constraint {name}: {v} <= 0 ({status})\n");
@@ -259,16 +270,17 @@ impl Report {
     }
 
     fn to_json(&self, p: &Problem, x: &[f64]) -> serde_json::Value {
-        let point: serde_json::Map<String, serde_json::Value> = p
-            .coords
-            .iter()
-            .zip(x)
-            .map(|(c, v)| (c.name.clone(), json!(v)))
+        let point = pinnbo_core::run::named_values(p, x);
+        let objectives: serde_json::Map<String, serde_json::Value> = (p.objective_names())
+            .into_iter()
+            .zip(&self.objectives)
+            .map(|(n, v)| (n, json!(finite(*v))))
             .collect();
         json!({
             "problem": p.name,
             "point": point,
-            "objective": finite(self.objective),
+            "objective": finite(self.objectives[0]),
+            "objectives": objectives,
             "constraints": self.constraints.iter().map(|(n, v)| json!({
                 "name": n, "value": finite(*v), "satisfied": *v <= 0.0
             })).collect::<Vec<_>>(),

@@ -36,7 +36,14 @@ pub fn best<'py>(py: Python<'py>, best: &Best) -> PyResult<Bound<'py, PyDict>> {
     out.set_item("clean_objective", best.clean_objective)?;
     out.set_item("constraints", best.constraints.clone())?;
     out.set_item("evaluation", best.evaluation)?;
+    out.set_item("at", json(py, &serde_json::Value::Object(best.at.clone()))?)?;
     Ok(out)
+}
+
+/// A JSON value as Python's `json.loads` gives it (dicts, lists, numbers, strings).
+pub fn json<'py>(py: Python<'py>, value: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    py.import("json")?
+        .call_method1("loads", (value.to_string(),))
 }
 
 /// Whether an expected-improvement method still found anything worth evaluating, as
@@ -84,6 +91,16 @@ pub fn history<'py>(
         .map(|r| r.observed.as_ref().map_or(f64::NAN, |e| e.objective))
         .collect();
     out.set_item("objective", array(py, objective)?)?;
+    if problem.is_multi_objective() {
+        let k = problem.objectives().count();
+        let all: Vec<Vec<f64>> = (records.iter())
+            .map(|r| match &r.observed {
+                Some(e) => e.objectives().collect(),
+                None => vec![f64::NAN; k],
+            })
+            .collect();
+        out.set_item("objectives", matrix(py, all, k)?)?;
+    }
     let constraints: Vec<Vec<f64>> = records
         .iter()
         .map(|r| match &r.observed {

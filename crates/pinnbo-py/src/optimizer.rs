@@ -299,14 +299,16 @@ impl Optimizer {
         constraints: Option<&Bound<'_, PyAny>>,
         failed: Option<String>,
     ) -> PyResult<()> {
-        let single = x.extract::<Vec<f64>>().is_ok();
-        let points: Vec<Vec<f64>> = match single {
-            true => vec![x.extract()?],
-            false => x
-                .extract()
-                .map_err(|_| PyValueError::new_err("x must be a point or an (n, dim) array"))?,
-        };
         let mut run = self.locked();
+        let named = x.cast::<PyDict>().is_ok();
+        let single = named || x.extract::<Vec<f64>>().is_ok();
+        let points: Vec<Vec<f64>> = match (named, single) {
+            (true, _) => vec![named_point(run.problem(), x)?],
+            (false, true) => vec![x.extract()?],
+            (false, false) => x.extract().map_err(|_| {
+                PyValueError::new_err("x must be a point, a dict by name or an (n, dim) array")
+            })?,
+        };
         let names = match run.problem().is_multi_objective() {
             true => run.problem().objective_names(),
             false => Vec::new(),
@@ -336,7 +338,20 @@ impl Optimizer {
         matrix(py, rows, run.problem().dim())
     }
 
-    /// The best feasible evaluation (`x`, `objective`, `constraints`, `evaluation`), or None.
+    /// With several objectives, the non-dominated feasible evaluations and their hypervolume,
+    /// as `summary.json`'s `pareto`: `{"reference", "hypervolume", "points": [{"evaluation",
+    /// "x", "at", "objectives", "constraints"}, ..]}`; None with one objective.
+    #[getter]
+    fn pareto<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let Some(front) = self.locked().summary().pareto else {
+            return Ok(None);
+        };
+        let value = serde_json::to_value(front).map_err(run_error)?;
+        convert::json(py, &value).map(Some)
+    }
+
+    /// The best feasible evaluation (`x`, `at` by name, `objective`, `constraints`,
+    /// `evaluation`), or None (always with several objectives: see `pareto`).
     #[getter]
     fn best<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyDict>>> {
         self.locked()
@@ -416,6 +431,17 @@ impl Optimizer {
 
 fn path_text(p: &Path) -> String {
     p.display().to_string()
+}
+
+/// A point given as a dict by variable name (a categorical variable's level by its name).
+fn named_point(problem: &pinnbo_dsl::Problem, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
+    let text: String = (x.py().import("json")?)
+        .call_method1("dumps", (x,))?
+        .extract()?;
+    let map: serde_json::Map<String, serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("x: {e}")))?;
+    pinnbo_core::run::point_from_names(problem, &map)
+        .map_err(|e| PyValueError::new_err(format!("x: {e}")))
 }
 
 /// The outcome told for each of `n` points; with several objectives (`objectives`, their

@@ -37,7 +37,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-pub use summary::{named_values, summarize, Best, Convergence, ParamEstimate, Summary};
+pub use summary::{
+    named_values, point_from_names, summarize, Best, Convergence, ParamEstimate, Summary,
+};
 
 /// How a run is set up (file values already merged with command-line overrides).
 #[derive(Clone, Debug, PartialEq)]

@@ -67,6 +67,34 @@ pub fn named_values(problem: &Problem, x: &[f64]) -> serde_json::Map<String, ser
         .collect()
 }
 
+/// The inverse of [`named_values`]: a point from its values by name (a categorical
+/// variable's level by its name), every variable given once; the error names what is wrong.
+pub fn point_from_names(
+    problem: &Problem,
+    named: &serde_json::Map<String, serde_json::Value>,
+) -> Result<Vec<f64>, String> {
+    if let Some(extra) = named
+        .keys()
+        .find(|k| !problem.coords.iter().any(|c| c.name == **k))
+    {
+        return Err(format!("`{extra}` is not a variable of {}", problem.name));
+    }
+    (problem.coords.iter())
+        .map(|c| match named.get(&c.name) {
+            None => Err(format!("no value for `{}`", c.name)),
+            Some(serde_json::Value::String(level)) => c.level_value(level),
+            Some(v) if c.is_categorical() => Err(format!(
+                "`{}` is categorical: give one of its levels by name ({}), not {v}",
+                c.name,
+                c.levels.join(", ")
+            )),
+            Some(v) => v
+                .as_f64()
+                .ok_or_else(|| format!("`{}` must be a number, not {v}", c.name)),
+        })
+        .collect()
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
     /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.

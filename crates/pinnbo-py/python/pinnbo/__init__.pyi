@@ -134,6 +134,10 @@ class Optimizer:
     def parameters(self) -> dict[str, Parameter]:
         """The last estimate of the pde's unknown constants, by name."""
     @property
+    def pareto(self) -> Optional[dict]:
+        """With several objectives: the non-dominated feasible evaluations, their
+        hypervolume and the reference point, as summary.json's `pareto`."""
+    @property
     def history(self) -> History: ...
     @property
     def out(self) -> "pathlib.Path": ...
