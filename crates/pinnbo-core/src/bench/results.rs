@@ -136,14 +136,16 @@ fn hypervolume_rows(
     (records.iter().zip(hypervolume))
         .map(|(r, hv)| {
             seconds += r.propose_seconds + r.evaluate_seconds;
+            // The front holds feasible evaluations only: its regret is the whole metric.
+            let regret = hv.zip(optimum).map(|(h, o)| o - h);
             Row {
                 problem: problem.name.clone(),
                 method: method.to_string(),
                 seed,
                 evaluation: r.index + 1,
                 best_so_far: hv,
-                regret: hv.zip(optimum).map(|(h, o)| o - h),
-                regret_plus_violation: None,
+                regret,
+                regret_plus_violation: regret,
                 seconds,
                 sign: -1.0,
             }
