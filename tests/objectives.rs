@@ -81,7 +81,11 @@ fn a_two_objective_run_reports_its_pareto_set_and_hypervolume() {
     let column: Vec<f64> = (history.lines().skip(1))
         .map(|l| l.split(',').nth(8).unwrap().parse().unwrap())
         .collect();
-    assert!(column.windows(2).all(|w| w[0] <= w[1]), "{column:?}");
+    // Never falls (beyond the last digit: the same front summed in another order).
+    assert!(
+        column.windows(2).all(|w| w[1] >= w[0] - 1e-12 * w[0]),
+        "{column:?}"
+    );
     assert!(out.join("pareto.png").exists());
 }
 

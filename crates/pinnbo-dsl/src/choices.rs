@@ -179,6 +179,19 @@ choice! {
 }
 
 choice! {
+    /// A plain GP method's transform of the objective's values before the fit.
+    pub enum Warp {
+        /// `power` where the values are exact (the file's closed forms and fdm fields
+        /// without added noise), else `none`.
+        Auto = "auto",
+        /// A power transform fitted to the values (Box–Cox or Yeo–Johnson).
+        Power = "power",
+        /// The values as observed.
+        None = "none",
+    }
+}
+
+choice! {
     /// physics-gp's acquisition criterion.
     pub enum Criterion {
         /// Expected improvement (log EI, times the feasibility probability).

@@ -7,3 +7,4 @@ pub(crate) mod cholesky;
 pub mod design;
 pub mod pareto;
 pub(crate) mod quasi_newton;
+pub mod warp;

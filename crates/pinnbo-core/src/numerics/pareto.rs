@@ -143,21 +143,28 @@ pub fn expected_improvement_sampled(
     sd: &[f64],
     samples: &[Vec<f64>],
 ) -> f64 {
+    let draws: Vec<Vec<f64>> = (samples.iter())
+        .map(|z| (0..mean.len()).map(|k| mean[k] + sd[k] * z[k]).collect())
+        .collect();
+    mean_improvement(front, reference, &draws)
+}
+
+/// The average over `draws` (objective vectors) of the hypervolume each adds to `front`.
+pub fn mean_improvement(front: &[Vec<f64>], reference: &[f64], draws: &[Vec<f64>]) -> f64 {
     let base = hypervolume(front, reference);
     let mut with = front.to_vec();
     with.push(Vec::new());
-    let total: f64 = samples
+    let total: f64 = draws
         .iter()
-        .map(|z| {
-            let y: Vec<f64> = (0..mean.len()).map(|k| mean[k] + sd[k] * z[k]).collect();
+        .map(|y| {
             if !y.iter().zip(reference).all(|(v, r)| v < r) {
                 return 0.0;
             }
-            *with.last_mut().expect("pushed") = y;
+            *with.last_mut().expect("pushed") = y.clone();
             (hypervolume(&with, reference) - base).max(0.0)
         })
         .sum();
-    total / samples.len().max(1) as f64
+    total / draws.len().max(1) as f64
 }
 
 #[cfg(test)]

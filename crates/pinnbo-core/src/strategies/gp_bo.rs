@@ -9,6 +9,7 @@
 
 use crate::acquisition::criteria::GpModels;
 use crate::acquisition::Search;
+use crate::numerics::warp::PowerWarp;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::settings;
@@ -40,6 +41,8 @@ pub struct GpSearch {
     previous_constraints: Vec<Hyper>,
     /// The observations' known noise (`noise std ..`), held fixed in every fit.
     known_noise: Option<NoiseModel>,
+    /// How the objectives' values are modelled (`warp`); None for physics-gp.
+    warp: Option<choices::Warp>,
 }
 
 impl GpSearch {
@@ -82,7 +85,44 @@ impl GpSearch {
             },
             previous_constraints: Vec::new(),
             known_noise: None,
+            // Only the plain GP methods have the setting; physics-gp's pde is linear in the
+            // values themselves.
+            warp: (s.info.setting("warp").is_some()).then(|| s.choice::<choices::Warp>("warp")),
         }
+    }
+
+    /// The transform of one objective's `values` (observed, fantasies left out) for the
+    /// fit: fitted with `warp power` unless a noise level above 0 is known (its standard
+    /// deviation is in the values' own units), and with `warp auto` where the values are
+    /// exact (a known noise of 0); else the identity.
+    pub(crate) fn warp_for(&self, values: &[f64]) -> PowerWarp {
+        // A known noise of 0 (exact values) stays exact in any units; a level above 0 is in
+        // the values' own.
+        let known = self.known_noise.as_ref().map(|n| n.objective_std);
+        let warp = matches!(
+            (self.warp, known),
+            (Some(choices::Warp::Power), None | Some(0.0)) | (Some(choices::Warp::Auto), Some(0.0))
+        );
+        match warp {
+            true => PowerWarp::fit(values),
+            false => PowerWarp::Identity,
+        }
+    }
+
+    /// `history` with the objective's values warped ([`GpSearch::warp_for`]), and the warp.
+    pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, PowerWarp) {
+        let observed: Vec<f64> = (history.iter())
+            .filter(|o| !o.fantasy)
+            .map(|o| o.objective)
+            .collect();
+        let warp = self.warp_for(&observed);
+        let warped = (history.iter())
+            .map(|o| Observed {
+                objective: warp.forward(o.objective),
+                ..o.clone()
+            })
+            .collect();
+        (warped, warp)
     }
 
     /// The observations' known noise, held fixed in every fit from now on.
@@ -279,6 +319,16 @@ pub(crate) struct Saved {
     pub record: crate::strategies::physics_gp::PredictionRecord,
 }
 
+/// `d` with the warp's exponent (`warp`: absent for the identity).
+pub(crate) fn warp_diagnostics(d: Diagnostics, warp: &PowerWarp) -> Diagnostics {
+    match *warp {
+        PowerWarp::Identity => d,
+        PowerWarp::BoxCox { lambda, .. } | PowerWarp::YeoJohnson { lambda, .. } => {
+            d.with("warp", lambda)
+        }
+    }
+}
+
 /// The error of saved hyperparameters that do not fit the problem.
 pub(crate) fn unreadable() -> StrategyError {
     StrategyError::unusable(PART, "its saved hyperparameters do not fit the problem")
@@ -403,8 +453,13 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
-        let (gp, _) = self.fit_objective(history, rng)?;
-        Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
+        let (history, warp) = self.gp.warped(history);
+        let (gp, _) = self.fit_objective(&history, rng)?;
+        Ok(Some(
+            (points.iter())
+                .map(|u| warp.inverse(gp.predict(u).0))
+                .collect(),
+        ))
     }
 
     fn propose(
@@ -414,7 +469,10 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
+        let (history, warp) = self.gp.warped(history);
+        let history = &history[..];
         let (gp, fitted) = self.fit_objective(history, rng)?;
+        let fitted = warp_diagnostics(fitted, &warp);
         self.previous = Some(gp.hyper.clone());
         self.gp
             .propose_with(&gp, fitted, false, space, history, clock, rng)

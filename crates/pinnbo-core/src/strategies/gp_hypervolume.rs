@@ -7,9 +7,11 @@ use crate::acquisition::criteria::GpModels;
 use crate::acquisition::maximize;
 use crate::history::Observed;
 use crate::numerics::pareto::{
-    default_reference, expected_improvement_2d, expected_improvement_sampled, non_dominated,
+    default_reference, expected_improvement_2d, mean_improvement, non_dominated,
 };
+use crate::numerics::warp::PowerWarp;
 use crate::oracle::minimized_reference;
+use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_bo::{plain_diagnostics, unreadable, GpSearch, Saved, PART};
 use crate::strategies::{Diagnostics, Proposal, Strategy, StrategyError, Within};
@@ -23,7 +25,8 @@ use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
 use std::time::Instant;
 
-/// Standard normal draws of the sampled criterion (three objectives or more).
+/// Standard normal draws of the sampled criterion (three objectives or more, or warped
+/// values).
 const SAMPLES: usize = 128;
 
 /// The journal's diagnostic: the hypervolume of the observed feasible front.
@@ -46,12 +49,9 @@ impl GpHypervolume {
         let m = problem.objectives().count();
         let reference = minimized_reference(problem);
         let mut rng = ChaCha8Rng::seed_from_u64(0x5eed_e4f1);
-        let samples = match m {
-            2 => Vec::new(),
-            _ => (0..SAMPLES)
-                .map(|_| (0..m).map(|_| rng.sample(StandardNormal)).collect())
-                .collect(),
-        };
+        let samples = (0..SAMPLES)
+            .map(|_| (0..m).map(|_| rng.sample(StandardNormal)).collect())
+            .collect();
         GpHypervolume {
             gp: GpSearch::from_settings(s, Criterion::Ei, kernel, problem),
             previous: Vec::new(),
@@ -87,9 +87,40 @@ impl GpHypervolume {
                     previous: self.previous.get(k),
                     restarts: self.gp.restarts,
                 };
-                GpModel::fit(&self.gp.model, &x, &y, starts, None, rng).within(PART)
+                let noise = self.gp.objective_noise();
+                GpModel::fit(&self.gp.model, &x, &y, starts, noise, rng).within(PART)
             })
             .collect()
+    }
+}
+
+impl GpHypervolume {
+    /// `history` with each objective warped by its own transform ([`GpSearch::warp_for`]),
+    /// and the transforms.
+    fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
+        let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
+        let warps: Vec<PowerWarp> = (0..m)
+            .map(|k| {
+                let values: Vec<f64> = (history.iter())
+                    .filter(|o| !o.fantasy)
+                    .map(|o| o.objectives()[k])
+                    .collect();
+                self.gp.warp_for(&values)
+            })
+            .collect();
+        let warped = (history.iter())
+            .map(|o| {
+                let v: Vec<f64> = (o.objectives().iter().zip(&warps))
+                    .map(|(y, w)| w.forward(*y))
+                    .collect();
+                Observed {
+                    objective: v[0],
+                    other_objectives: v[1..].to_vec(),
+                    ..o.clone()
+                }
+            })
+            .collect();
+        (warped, warps)
     }
 }
 
@@ -117,23 +148,38 @@ impl Strategy for GpHypervolume {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
+        let reference = self
+            .reference(history)
+            .ok_or_else(|| StrategyError::unusable(PART, "there are no observations"))?;
+        // The hypervolume is the values' own (a warp would weigh the front's regions
+        // differently): the front and the reference stay as observed, and each objective's
+        // model, fitted to its warped values, is mapped back draw by draw.
+        let front = feasible_front(history);
+        let (history, warps) = self.warped(history);
+        let history = &history[..];
+        let exact = warps.iter().all(|w| *w == PowerWarp::Identity) && warps.len() == 2;
         let objectives = self.fit_objectives(history, rng)?;
         self.previous = objectives.iter().map(|g| g.hyper.clone()).collect();
         let constraints = self.gp.fit_constraints(history, rng)?;
         let train_seconds = clock.elapsed().as_secs_f64();
-        let reference = self
-            .reference(history)
-            .ok_or_else(|| StrategyError::unusable(PART, "there are no observations"))?;
-        let front = feasible_front(history);
         let models = GpModels {
             objective: &objectives[0],
             constraints: &constraints,
         };
         let score = |u: &[f64]| {
             let (mean, sd): (Vec<f64>, Vec<f64>) = objectives.iter().map(|g| g.predict(u)).unzip();
-            let improvement = match objectives.len() {
-                2 => expected_improvement_2d(&front, &reference, &mean, &sd),
-                _ => expected_improvement_sampled(&front, &reference, &mean, &sd, &self.samples),
+            let improvement = match exact {
+                true => expected_improvement_2d(&front, &reference, &mean, &sd),
+                false => {
+                    let draws: Vec<Vec<f64>> = (self.samples.iter())
+                        .map(|z| {
+                            (0..mean.len())
+                                .map(|k| warps[k].inverse(mean[k] + sd[k] * z[k]))
+                                .collect()
+                        })
+                        .collect();
+                    mean_improvement(&front, &reference, &draws)
+                }
             };
             improvement * models.feasibility(u)
         };
@@ -155,6 +201,12 @@ impl Strategy for GpHypervolume {
                 .with("reference", reference),
             ),
         })
+    }
+
+    /// Exact values (the only kind with several objectives: a noise statement is refused)
+    /// are held exact in every objective's fit, and warped by `warp auto`.
+    fn known_noise(&mut self, noise: &NoiseModel) {
+        self.gp.known_noise(noise);
     }
 
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
@@ -184,9 +236,12 @@ impl Strategy for GpHypervolume {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let objectives = self.fit_objectives(history, rng)?;
+        let (history, warps) = self.warped(history);
+        let objectives = self.fit_objectives(&history, rng)?;
         Ok(Some(
-            points.iter().map(|u| objectives[0].predict(u).0).collect(),
+            (points.iter())
+                .map(|u| warps[0].inverse(objectives[0].predict(u).0))
+                .collect(),
         ))
     }
 }

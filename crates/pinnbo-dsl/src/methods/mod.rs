@@ -7,6 +7,7 @@
 use crate::choices::{
     Activation, Check, Choice, Criterion, Draw, Features, Kernel, Mean, NetworkInit, PdeScaling,
     PinnSurrogate, Precision, Prior, Refinement, Region, ResidualSampling, ResidualScaling, Start,
+    Warp,
 };
 use crate::ir::{SettingValue, Settings};
 use crate::spec::{Declared, Default, Kind, Spec};
@@ -356,6 +357,16 @@ const PINN_BO: &[Spec] = &[
 ];
 
 const GP: &[Spec] = &[
+    Spec::new(
+        "warp",
+        Kind::Choice(Warp::NAMES),
+        Default::Name("auto"),
+        "`power`: the objective's values are modelled through a monotone power transform \
+         fitted to them (Box–Cox, or Yeo–Johnson with values of both signs; its exponent at \
+         most 1, spreading the values near the minimum), unless the file states a noise level \
+         above 0; `none`: as observed; `auto`: `power` where the values are exact (the file's \
+         closed forms and fdm fields without added noise), else `none`",
+    ),
     Spec::new(
         "kernel",
         Kind::Choice(Kernel::NAMES),

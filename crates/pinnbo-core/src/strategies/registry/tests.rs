@@ -203,6 +203,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
         ("dtype", "f32"),
     ];
     let gp = [
+        ("warp", "power"),
         ("kernel", "se"),
         ("prior", "none"),
         ("mean", "average"),
