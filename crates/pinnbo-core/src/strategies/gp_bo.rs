@@ -109,20 +109,33 @@ impl GpSearch {
         }
     }
 
-    /// `history` with the objective's values warped ([`GpSearch::warp_for`]), and the warp.
-    pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, PowerWarp) {
-        let observed: Vec<f64> = (history.iter())
-            .filter(|o| !o.fantasy)
-            .map(|o| o.objective)
-            .collect();
-        let warp = self.warp_for(&observed);
-        let warped = (history.iter())
-            .map(|o| Observed {
-                objective: warp.forward(o.objective),
-                ..o.clone()
+    /// `history` with each objective's values warped by its own transform
+    /// ([`GpSearch::warp_for`], fitted to the observations, fantasies left out), and the
+    /// transforms, the first objective's first.
+    pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
+        let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
+        let warps: Vec<PowerWarp> = (0..m)
+            .map(|k| {
+                let values: Vec<f64> = (history.iter())
+                    .filter(|o| !o.fantasy)
+                    .map(|o| o.objectives()[k])
+                    .collect();
+                self.warp_for(&values)
             })
             .collect();
-        (warped, warp)
+        let warped = (history.iter())
+            .map(|o| {
+                let v: Vec<f64> = (o.objectives().iter().zip(&warps))
+                    .map(|(y, w)| w.forward(*y))
+                    .collect();
+                Observed {
+                    objective: v[0],
+                    other_objectives: v[1..].to_vec(),
+                    ..o.clone()
+                }
+            })
+            .collect();
+        (warped, warps)
     }
 
     /// The observations' known noise, held fixed in every fit from now on.
@@ -453,7 +466,8 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
-        let (history, warp) = self.gp.warped(history);
+        let (history, warps) = self.gp.warped(history);
+        let warp = warps.first().copied().unwrap_or(PowerWarp::Identity);
         let (gp, _) = self.fit_objective(&history, rng)?;
         Ok(Some(
             (points.iter())
@@ -469,10 +483,10 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
-        let (history, warp) = self.gp.warped(history);
+        let (history, warps) = self.gp.warped(history);
         let history = &history[..];
         let (gp, fitted) = self.fit_objective(history, rng)?;
-        let fitted = warp_diagnostics(fitted, &warp);
+        let fitted = warps.iter().fold(fitted, warp_diagnostics);
         self.previous = Some(gp.hyper.clone());
         self.gp
             .propose_with(&gp, fitted, false, space, history, clock, rng)

@@ -94,36 +94,6 @@ impl GpHypervolume {
     }
 }
 
-impl GpHypervolume {
-    /// `history` with each objective warped by its own transform ([`GpSearch::warp_for`]),
-    /// and the transforms.
-    fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
-        let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
-        let warps: Vec<PowerWarp> = (0..m)
-            .map(|k| {
-                let values: Vec<f64> = (history.iter())
-                    .filter(|o| !o.fantasy)
-                    .map(|o| o.objectives()[k])
-                    .collect();
-                self.gp.warp_for(&values)
-            })
-            .collect();
-        let warped = (history.iter())
-            .map(|o| {
-                let v: Vec<f64> = (o.objectives().iter().zip(&warps))
-                    .map(|(y, w)| w.forward(*y))
-                    .collect();
-                Observed {
-                    objective: v[0],
-                    other_objectives: v[1..].to_vec(),
-                    ..o.clone()
-                }
-            })
-            .collect();
-        (warped, warps)
-    }
-}
-
 /// The feasible observations' non-dominated objective vectors (fantasies left out).
 fn feasible_front(history: &[Observed]) -> Vec<Vec<f64>> {
     let values: Vec<Vec<f64>> = (history.iter())
@@ -155,7 +125,7 @@ impl Strategy for GpHypervolume {
         // differently): the front and the reference stay as observed, and each objective's
         // model, fitted to its warped values, is mapped back draw by draw.
         let front = feasible_front(history);
-        let (history, warps) = self.warped(history);
+        let (history, warps) = self.gp.warped(history);
         let history = &history[..];
         let exact = warps.iter().all(|w| *w == PowerWarp::Identity) && warps.len() == 2;
         let objectives = self.fit_objectives(history, rng)?;
@@ -236,7 +206,7 @@ impl Strategy for GpHypervolume {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let (history, warps) = self.warped(history);
+        let (history, warps) = self.gp.warped(history);
         let objectives = self.fit_objectives(&history, rng)?;
         Ok(Some(
             (points.iter())
