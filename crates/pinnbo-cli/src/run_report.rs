@@ -168,7 +168,9 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
         p.oracle,
         pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
     );
-    if !(1..=2).contains(&p.dim()) || measured {
+    // A picture over a grid reads every variable as continuous.
+    let discrete = p.coords.iter().any(|c| c.integer);
+    if !(1..=2).contains(&p.dim()) || measured || discrete {
         return Ok(());
     }
     let path = run.dir().join("evaluations.png");
@@ -196,7 +198,7 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
 fn draw_surrogate(run: &mut Run) -> Result<(), String> {
     let p = run.problem().clone();
     let dim = p.dim();
-    if !(1..=2).contains(&dim) {
+    if !(1..=2).contains(&dim) || p.coords.iter().any(|c| c.integer) {
         return Ok(());
     }
     let steps = if dim == 1 { 400 } else { 60 };
