@@ -239,6 +239,37 @@ def test_several_objectives_give_a_pareto_set(tmp_path):
         told.tell([0.2], {"cost": 1.0})
 
 
+def test_a_run_as_a_dataframe_names_its_columns():
+    pandas = pytest.importorskip("pandas")
+    text = "var t in [0, 3], wood in {oak, pine}, n in 1..4\nminimize (t - 1)^2 + n + 2*(wood == oak)\n" \
+        "subject to cap: t - 2.5 <= 0\nbudget 6, init 3\n"
+    opt = pinnbo.Problem.from_str(text, name="wood.pde").solve(out=None)
+    frame = opt.to_dataframe()
+    assert isinstance(frame, pandas.DataFrame)
+    assert list(frame.columns) == ["id", "phase", "t", "wood", "n", "objective", "cap", "failure"]
+    assert len(frame) == 6 and set(frame["wood"]) <= {"oak", "pine"}
+    assert frame["n"].dtype.kind == "i"
+    np.testing.assert_allclose(frame["objective"], opt.history["objective"])
+
+
+def test_a_temporary_run_folder_is_removed_on_close_unless_kept():
+    text = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 4, init 2\n"
+    problem = pinnbo.Problem.from_str(text, name="tmp.pde")
+    opt = problem.solve()
+    folder = Path(opt.out)
+    assert (folder / "journal.jsonl").exists()
+    best = opt.best
+    opt.close()
+    assert not folder.exists()
+    assert opt.best["objective"] == best["objective"], "what the run found stays readable"
+    kept = problem.solve(keep=True)
+    kept.close()
+    assert (Path(kept.out) / "journal.jsonl").exists()
+    with pinnbo.Optimizer(problem, out=None) as opt:
+        folder = Path(opt.out)
+    assert not folder.exists()
+
+
 # Resume ---------------------------------------------------------------------------------
 
 

@@ -21,6 +21,9 @@ pub struct Options {
     pub budget: Option<usize>,
     pub out: Option<PathBuf>,
     pub allow_exec: bool,
+    /// Keep the temporary folder a run without `out` is journaled in (else it is removed
+    /// when the Optimizer is closed or collected).
+    pub keep: bool,
 }
 
 /// A run of a problem: `ask` points and `tell` what they gave, or `run` it to its budget
@@ -34,6 +37,8 @@ pub struct Optimizer {
     interrupt: Interrupt,
     /// Whether `close` released the run.
     closed: std::sync::atomic::AtomicBool,
+    /// The temporary folder to remove on release (a run without `out`, not kept).
+    temporary: Option<PathBuf>,
 }
 
 fn run_error(e: impl std::fmt::Display) -> PyErr {
@@ -106,8 +111,11 @@ impl Optimizer {
             Some(s) => with_settings(problem, &method, s)?,
             None => problem.clone(),
         };
+        let temporary =
+            (options.out.is_none() && !options.keep).then(|| temporary_folder(&problem.name));
         let dir = options
             .out
+            .or_else(|| temporary.clone())
             .unwrap_or_else(|| temporary_folder(&problem.name));
         if dir.join("journal.jsonl").exists() {
             return Err(run_error(format!(
@@ -136,7 +144,9 @@ impl Optimizer {
         let run = py
             .detach(|| optimization.start(&dir))
             .map_err(build_error)?;
-        Ok(Optimizer::holding(run, interrupt))
+        let mut optimizer = Optimizer::holding(run, interrupt);
+        optimizer.temporary = temporary;
+        Ok(optimizer)
     }
 
     /// An Optimizer holding `run` open (recorded, so that another in this process is told).
@@ -146,6 +156,7 @@ impl Optimizer {
             run: Mutex::new(run),
             interrupt,
             closed: std::sync::atomic::AtomicBool::new(false),
+            temporary: None,
         }
     }
 
@@ -160,6 +171,10 @@ impl Optimizer {
             open.remove(i);
         }
         run.close();
+        if let Some(dir) = &self.temporary {
+            // Nothing to keep: the caller gave no folder and asked for none to be kept.
+            let _ = std::fs::remove_dir_all(dir);
+        }
     }
 
     /// Evaluates with the run's oracle to the budget, the GIL released; Ctrl-C stops it
@@ -194,7 +209,7 @@ fn asked_at(run: &Run, x: &[f64]) -> Option<usize> {
 #[pymethods]
 impl Optimizer {
     #[new]
-    #[pyo3(signature = (problem, method = "auto", seed = None, out = None, budget = None, oracle = None, allow_exec = false, **settings))]
+    #[pyo3(signature = (problem, method = "auto", seed = None, out = None, budget = None, oracle = None, allow_exec = false, keep = false, **settings))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -205,6 +220,7 @@ impl Optimizer {
         budget: Option<usize>,
         oracle: Option<Py<PyAny>>,
         allow_exec: bool,
+        keep: bool,
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Optimizer> {
         let options = Options {
@@ -213,6 +229,7 @@ impl Optimizer {
             budget,
             out,
             allow_exec,
+            keep,
         };
         Optimizer::create(py, &problem.inner, options, settings, oracle)
     }
@@ -336,6 +353,58 @@ impl Optimizer {
         let run = self.locked();
         let rows = run.pending().into_iter().map(|a| a.x.clone()).collect();
         matrix(py, rows, run.problem().dim())
+    }
+
+    /// Every evaluation as a pandas DataFrame, one row each: `id`, `phase`, each variable by
+    /// name (a categorical variable's level by its name), each objective (`objective`, or by
+    /// name with several), each constraint by name, and `failure`. Needs pandas (an optional
+    /// dependency: `pip install pandas`).
+    fn to_dataframe<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        let pandas = py.import("pandas").map_err(|_| {
+            pyo3::exceptions::PyImportError::new_err(
+                "to_dataframe needs pandas, an optional dependency: pip install pandas",
+            )
+        })?;
+        let run = self.locked();
+        let p = run.problem();
+        let objectives = p.objective_names();
+        let constraints: Vec<String> = p.constraints.iter().map(|c| c.name.clone()).collect();
+        let rows: Vec<serde_json::Value> = (run.records().iter())
+            .map(|r| {
+                let mut row = serde_json::Map::new();
+                row.insert("id".into(), r.rng.index.into());
+                row.insert("phase".into(), r.phase.name().into());
+                row.extend(pinnbo_core::run::named_values(p, &r.x));
+                let values: Vec<Option<f64>> = match &r.observed {
+                    Some(e) => e.objectives().map(Some).collect(),
+                    None => vec![None; objectives.len()],
+                };
+                row.extend(
+                    objectives
+                        .iter()
+                        .cloned()
+                        .zip(values.into_iter().map(Into::into)),
+                );
+                let c = (r.observed.as_ref()).map(|e| e.constraints.clone());
+                for (k, name) in constraints.iter().enumerate() {
+                    row.insert(name.clone(), c.as_ref().map(|c| c[k]).into());
+                }
+                row.insert("failure".into(), r.failure.clone().into());
+                serde_json::Value::Object(row)
+            })
+            .collect();
+        let columns: Vec<String> = ["id", "phase"]
+            .into_iter()
+            .map(String::from)
+            .chain(p.coords.iter().map(|c| c.name.clone()))
+            .chain(objectives)
+            .chain(constraints)
+            .chain(["failure".to_string()])
+            .collect();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("columns", columns)?;
+        let rows = convert::json(py, &serde_json::Value::Array(rows))?;
+        pandas.call_method("DataFrame", (rows,), Some(&kwargs))
     }
 
     /// With several objectives, the non-dominated feasible evaluations and their hypervolume,

@@ -118,7 +118,7 @@ impl Problem {
     /// Optimizes with `oracle` (a callable: the point as a numpy array to the objective, a
     /// pair `(objective, constraints)` or a dict), or with the file's own oracle when None
     /// (a command only with `allow_exec=True`). Returns the finished `Optimizer`.
-    #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, **settings))]
+    #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, keep = false, **settings))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -129,6 +129,7 @@ impl Problem {
         budget: Option<usize>,
         out: Option<PathBuf>,
         allow_exec: bool,
+        keep: bool,
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Optimizer> {
         let options = Options {
@@ -137,6 +138,7 @@ impl Problem {
             budget,
             out,
             allow_exec,
+            keep,
         };
         let mut optimizer = Optimizer::create(py, &self.inner, options, settings, oracle)?;
         optimizer.run_to_budget(py)?;

@@ -24,13 +24,15 @@ def minimize(
     seed: int = 0,
     init: Optional[int] = None,
     out: Optional[str] = None,
+    keep: bool = False,
     **settings: Any,
 ) -> Optimizer:
     """Minimizes ``f`` over the box ``bounds`` (one ``(low, high)`` pair per variable).
 
     ``f`` gets the point as a numpy array and returns a number (or raises, or returns NaN:
     that evaluation is journaled as failed and the run goes on). Returns the finished
-    ``Optimizer``: ``.best``, ``.history``, ``.out``.
+    ``Optimizer``: ``.best``, ``.history``, ``.out``. Without ``out`` the run is journaled
+    in a temporary folder, removed when the Optimizer is closed or collected unless ``keep``.
     """
     bounds = [tuple(map(float, b)) for b in bounds]
     if not bounds:
@@ -50,4 +52,4 @@ def minimize(
         f"budget {int(budget)}{design}\n"
     )
     problem = Problem.from_str(text, name="<minimize>")
-    return problem.solve(f, method=method, seed=seed, out=out, **settings)
+    return problem.solve(f, method=method, seed=seed, out=out, keep=keep, **settings)

@@ -82,9 +82,12 @@ class Problem:
         budget: Optional[int] = None,
         out: Optional[Path] = None,
         allow_exec: bool = False,
+        keep: bool = False,
         **settings: Any,
     ) -> Optimizer:
-        """Optimizes with `oracle` (or the file's own oracle when None) to the budget."""
+        """Optimizes with `oracle` (or the file's own oracle when None) to the budget.
+        Without `out` the run is journaled in a temporary folder, removed when the
+        Optimizer is closed or collected unless `keep`."""
 
 class Optimizer:
     """A journaled run: `ask` points and `tell` what they gave, or `run` it with an oracle."""
@@ -98,6 +101,7 @@ class Optimizer:
         budget: Optional[int] = None,
         oracle: Optional[Oracle] = None,
         allow_exec: bool = False,
+        keep: bool = False,
         **settings: Any,
     ) -> None: ...
     @staticmethod
@@ -133,6 +137,9 @@ class Optimizer:
     @property
     def parameters(self) -> dict[str, Parameter]:
         """The last estimate of the pde's unknown constants, by name."""
+    def to_dataframe(self) -> Any:
+        """Every evaluation as a pandas DataFrame (id, phase, variables by name, objectives,
+        constraints, failure); needs pandas."""
     @property
     def pareto(self) -> Optional[dict]:
         """With several objectives: the non-dominated feasible evaluations, their
