@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite: the Rust workspace, then the Python package (crates/pinnbo-py) built
 # in a fresh virtual environment outside the repository, its pytest suite (tests/python) and
-# its two examples. README.md's test command; CI runs it after formatting and lints.
+# its two examples, and every command of docs/guide.md. README.md's test command; CI runs it
+# after formatting and lints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,3 +15,4 @@ python3 -m venv "$venv"
 PINNBO_BIN="$PWD/target/debug/pinnbo" "$venv/bin/python" -m pytest -q tests/python
 "$venv/bin/python" crates/pinnbo-py/examples/ask_tell_loop.py
 "$venv/bin/python" crates/pinnbo-py/examples/beam.py --budget 15 --out "$(mktemp -d)/beam"
+PATH="$PWD/target/debug:$venv/bin:$PATH" bash tests/scripts/guide.sh

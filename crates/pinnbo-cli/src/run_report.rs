@@ -298,7 +298,10 @@ pub(crate) fn print_report(run: &Run, s: &Summary) {
                 .coords
                 .iter()
                 .zip(&b.x)
-                .map(|(c, v)| format!("{} = {v:.6}", c.name))
+                .map(|(c, v)| match c.integer {
+                    true => format!("{} = {}", c.name, c.show(*v)),
+                    false => format!("{} = {v:.6}", c.name),
+                })
                 .collect();
             match b.clean_objective {
                 Some(clean) => println!(
