@@ -270,6 +270,28 @@ def test_a_temporary_run_folder_is_removed_on_close_unless_kept():
     assert not folder.exists()
 
 
+def test_each_evaluation_is_logged_and_handed_to_the_callback(tmp_path, caplog):
+    text = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 5, init 2\n"
+    problem = pinnbo.Problem.from_str(text, name="log.pde")
+    seen = []
+    with caplog.at_level("INFO", logger="pinnbo"):
+        opt = problem.solve(out=tmp_path / "run", callback=seen.append)
+    assert [s["evaluation"] for s in seen] == [1, 2, 3, 4, 5]
+    assert seen[-1]["budget"] == 5 and seen[0]["phase"] == "init"
+    assert seen[-1]["best"] == opt.best["objective"]
+    assert set(seen[2]["at"]) == {"x"}
+    lines = [r.getMessage() for r in caplog.records if r.name == "pinnbo"]
+    assert len(lines) == 5 and lines[0].startswith("evaluation 1 of 5 (init): objective ")
+
+    def stop(info):
+        if info["evaluation"] == 3:
+            raise RuntimeError("enough")
+
+    with pytest.raises(RuntimeError, match="enough"):
+        problem.solve(out=tmp_path / "stopped", callback=stop)
+    assert len(journal_records(tmp_path / "stopped")) == 3
+
+
 # Resume ---------------------------------------------------------------------------------
 
 

@@ -12,6 +12,7 @@ mod convert;
 mod optimizer;
 mod oracle;
 mod problem;
+mod progress;
 
 use pyo3::prelude::*;
 

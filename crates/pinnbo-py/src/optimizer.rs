@@ -2,8 +2,9 @@
 //! with an oracle.
 
 use crate::convert::{self, matrix};
-use crate::oracle::{Interrupt, PyOracle, Signals};
+use crate::oracle::{Interrupt, PyOracle};
 use crate::problem::{with_settings, Problem};
+use crate::progress::Progress;
 use crate::RunError;
 use pinnbo_core::run::ask_tell::{Outcome, Told};
 use pinnbo_core::{BuildError, Evaluation, Optimization, Run, RunConfig};
@@ -177,13 +178,18 @@ impl Optimizer {
         }
     }
 
-    /// Evaluates with the run's oracle to the budget, the GIL released; Ctrl-C stops it
-    /// between evaluations (raised as KeyboardInterrupt once the run has stopped cleanly).
-    pub fn run_to_budget(&mut self, py: Python<'_>) -> PyResult<()> {
-        let signals = Signals(self.interrupt.clone());
+    /// Evaluates with the run's oracle to the budget, the GIL released; each evaluation is
+    /// logged and handed to `callback`; Ctrl-C stops it between evaluations (raised as
+    /// KeyboardInterrupt once the run has stopped cleanly), as does an exception the callback
+    /// raises (raised then).
+    pub fn run_to_budget(&mut self, py: Python<'_>, callback: Option<Py<PyAny>>) -> PyResult<()> {
+        let progress = Progress {
+            interrupt: self.interrupt.clone(),
+            callback,
+        };
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
-        let outcome = py.detach(|| run.drive(&signals));
+        let outcome = py.detach(|| run.drive(&progress));
         write_outputs(run)?;
         if let Some(e) = self.interrupt.take() {
             return Err(e);
@@ -342,9 +348,13 @@ impl Optimizer {
     }
 
     /// Evaluates with the oracle given at construction (or the file's own) until the budget
-    /// is spent; pending points are evaluated first.
-    fn run(&mut self, py: Python<'_>) -> PyResult<()> {
-        self.run_to_budget(py)
+    /// is spent; pending points are evaluated first. Each evaluation is logged on the
+    /// `pinnbo` logger (INFO) and, with `callback`, handed to it as a dict (`evaluation`,
+    /// `budget`, `phase`, `at`, `objective`, `objectives`, `constraints`, `failure`, `best`);
+    /// an exception the callback raises stops the run cleanly and is raised.
+    #[pyo3(signature = (callback = None))]
+    fn run(&mut self, py: Python<'_>, callback: Option<Py<PyAny>>) -> PyResult<()> {
+        self.run_to_budget(py, callback)
     }
 
     /// The points asked and not yet told, as an `(n, dim)` array.

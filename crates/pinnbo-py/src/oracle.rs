@@ -1,4 +1,4 @@
-//! A Python callable as the oracle, and Ctrl-C while Rust holds no GIL.
+//! A Python callable as the oracle, and where an interrupt is kept while Rust holds no GIL.
 //!
 //! The callable gets the point as a numpy array and returns the objective (a number), a pair
 //! `(objective, constraints)`, or a dict `{"objective": .., "constraints": [..]}`; with
@@ -9,7 +9,6 @@
 
 use crate::convert::array;
 use pinnbo_core::oracle::{Evaluation, Failure, Oracle};
-use pinnbo_core::Observer;
 use pinnbo_dsl::Problem;
 use pyo3::exceptions::PyKeyboardInterrupt;
 use pyo3::prelude::*;
@@ -21,7 +20,7 @@ use std::sync::{Arc, Mutex};
 pub struct Interrupt(Arc<Mutex<Option<PyErr>>>);
 
 impl Interrupt {
-    fn set(&self, e: PyErr) {
+    pub(crate) fn set(&self, e: PyErr) {
         let mut slot = self
             .0
             .lock()
@@ -29,7 +28,7 @@ impl Interrupt {
         slot.get_or_insert(e);
     }
 
-    fn is_set(&self) -> bool {
+    pub(crate) fn is_set(&self) -> bool {
         self.0.lock().expect("never poisoned").is_some()
     }
 
@@ -137,23 +136,4 @@ fn evaluation(value: &Bound<'_, PyAny>, objectives: &[String]) -> Result<Evaluat
         ));
     }
     Ok(Evaluation::new(number(value, "value")?, Vec::new()))
-}
-
-/// Stops a run between evaluations when Python has a signal pending (Ctrl-C) or the oracle
-/// was interrupted.
-pub struct Signals(pub Interrupt);
-
-impl Observer for Signals {
-    fn should_stop(&self) -> bool {
-        if self.0.is_set() {
-            return true;
-        }
-        match Python::attach(|py| py.check_signals()) {
-            Ok(()) => false,
-            Err(e) => {
-                self.0.set(e);
-                true
-            }
-        }
-    }
 }

@@ -118,7 +118,7 @@ impl Problem {
     /// Optimizes with `oracle` (a callable: the point as a numpy array to the objective, a
     /// pair `(objective, constraints)` or a dict), or with the file's own oracle when None
     /// (a command only with `allow_exec=True`). Returns the finished `Optimizer`.
-    #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, keep = false, **settings))]
+    #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, keep = false, callback = None, **settings))]
     #[allow(clippy::too_many_arguments)]
     fn solve(
         &self,
@@ -130,6 +130,7 @@ impl Problem {
         out: Option<PathBuf>,
         allow_exec: bool,
         keep: bool,
+        callback: Option<Py<PyAny>>,
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Optimizer> {
         let options = Options {
@@ -141,7 +142,7 @@ impl Problem {
             keep,
         };
         let mut optimizer = Optimizer::create(py, &self.inner, options, settings, oracle)?;
-        optimizer.run_to_budget(py)?;
+        optimizer.run_to_budget(py, callback)?;
         Ok(optimizer)
     }
 

@@ -25,6 +25,7 @@ def minimize(
     init: Optional[int] = None,
     out: Optional[str] = None,
     keep: bool = False,
+    callback: Optional[Callable[[dict], Any]] = None,
     **settings: Any,
 ) -> Optimizer:
     """Minimizes ``f`` over the box ``bounds`` (one ``(low, high)`` pair per variable).
@@ -33,6 +34,8 @@ def minimize(
     that evaluation is journaled as failed and the run goes on). Returns the finished
     ``Optimizer``: ``.best``, ``.history``, ``.out``. Without ``out`` the run is journaled
     in a temporary folder, removed when the Optimizer is closed or collected unless ``keep``.
+    Each evaluation is logged on the ``pinnbo`` logger (INFO) and handed to ``callback`` as a
+    dict, if given.
     """
     bounds = [tuple(map(float, b)) for b in bounds]
     if not bounds:
@@ -52,4 +55,4 @@ def minimize(
         f"budget {int(budget)}{design}\n"
     )
     problem = Problem.from_str(text, name="<minimize>")
-    return problem.solve(f, method=method, seed=seed, out=out, keep=keep, **settings)
+    return problem.solve(f, method=method, seed=seed, out=out, keep=keep, callback=callback, **settings)

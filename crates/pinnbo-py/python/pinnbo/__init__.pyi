@@ -83,6 +83,7 @@ class Problem:
         out: Optional[Path] = None,
         allow_exec: bool = False,
         keep: bool = False,
+        callback: Optional[Callable[[dict], Any]] = None,
         **settings: Any,
     ) -> Optimizer:
         """Optimizes with `oracle` (or the file's own oracle when None) to the budget.
@@ -122,7 +123,7 @@ class Optimizer:
         failed: Optional[str] = None,
     ) -> None:
         """Records what the points `x` gave (an unasked point is an extra observation)."""
-    def run(self) -> None:
+    def run(self, callback: Optional[Callable[[dict], Any]] = None) -> None:
         """Evaluates with the run's oracle until the budget is spent."""
     def close(self) -> None:
         """Releases the run (its journal's lock): `resume` may continue it; this one stops."""
