@@ -292,6 +292,25 @@ def test_each_evaluation_is_logged_and_handed_to_the_callback(tmp_path, caplog):
     assert len(journal_records(tmp_path / "stopped")) == 3
 
 
+def test_trials_are_asked_with_ids_and_names_and_told_by_id(tmp_path):
+    text = "var t in [0, 3], wood in {oak, pine}, n in 1..4\nminimize (t - 1)^2 + n\n" \
+        "oracle external\nbudget 6, init 2\n"
+    opt = pinnbo.Optimizer(pinnbo.Problem.from_str(text, name="trials.pde"), out=tmp_path / "t")
+    trials = opt.ask_trials(2)
+    assert [t["id"] for t in trials] == [0, 1]
+    first = trials[0]["params"]
+    assert set(first) == {"t", "wood", "n"} and first["wood"] in ("oak", "pine")
+    assert isinstance(first["n"], int)
+    opt.tell(id=trials[0]["id"], y=1.5)
+    opt.tell(id=trials[1]["id"], failed="the sample cracked")
+    assert len(opt.pending) == 0
+    assert opt.history["failure"][1] == "the sample cracked"
+    with pytest.raises(ValueError, match="tell takes x \\(a point\\) or id"):
+        opt.tell(y=1.0)
+    with pytest.raises(pinnbo.RunError):
+        opt.tell(id=99, y=1.0)
+
+
 # Resume ---------------------------------------------------------------------------------
 
 

@@ -309,20 +309,63 @@ impl Optimizer {
         matrix(py, rows, run.problem().dim())
     }
 
-    /// Records what the points `x` (one point, or an `(n, dim)` array) gave: `y` a number or
-    /// `n` numbers, `constraints` a list (or `n` lists) in the file's order. A point that was
-    /// asked is told as that point (told again: the same outcome is a retry, another raises
-    /// `RunError`); any other is an extra observation. A NaN is journaled as
-    /// a failed evaluation; so is `failed="why"` in place of `y`.
-    #[pyo3(signature = (x, y = None, constraints = None, failed = None))]
+    /// The next `n` points as trials, each a dict: `id` (what `tell(id=..)` takes), `params`
+    /// (the point by variable name: a categorical variable's level by its name, an integer
+    /// as an integer) and `x` (the point as an array); journaled as pending, as `ask`.
+    #[pyo3(signature = (n = 1))]
+    fn ask_trials<'py>(&mut self, py: Python<'py>, n: i64) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let n = usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
+            PyValueError::new_err(format!("ask_trials(n): n must be at least 1, not {n}"))
+        })?;
+        let mut guard = self.locked();
+        let run: &mut Run = &mut guard;
+        let asked = py.detach(|| run.ask(n)).map_err(run_error)?;
+        (asked.into_iter())
+            .map(|a| {
+                let trial = PyDict::new(py);
+                trial.set_item("id", a.id)?;
+                let params =
+                    serde_json::Value::Object(pinnbo_core::run::named_values(run.problem(), &a.x));
+                trial.set_item("params", convert::json(py, &params)?)?;
+                trial.set_item("x", convert::array(py, a.x)?)?;
+                Ok(trial)
+            })
+            .collect()
+    }
+
+    /// Records what the points `x` (one point, a dict by name, or an `(n, dim)` array) gave,
+    /// or the trial `id` (from `ask_trials`) gave: `y` a number or `n` numbers (with several
+    /// objectives a dict by name or a sequence each), `constraints` a list (or `n` lists) in
+    /// the file's order. A point that was asked is told as that point (told again: the same
+    /// outcome is a retry, another raises `RunError`); any other is an extra observation. A
+    /// NaN is journaled as a failed evaluation; so is `failed="why"` in place of `y`.
+    #[pyo3(signature = (x = None, y = None, constraints = None, failed = None, *, id = None))]
     fn tell(
         &mut self,
-        x: &Bound<'_, PyAny>,
+        x: Option<&Bound<'_, PyAny>>,
         y: Option<&Bound<'_, PyAny>>,
         constraints: Option<&Bound<'_, PyAny>>,
         failed: Option<String>,
+        id: Option<usize>,
     ) -> PyResult<()> {
         let mut run = self.locked();
+        let names = match run.problem().is_multi_objective() {
+            true => run.problem().objective_names(),
+            false => Vec::new(),
+        };
+        let x = match (x, id) {
+            (Some(x), None) => x,
+            (None, Some(id)) => {
+                let outcome = outcomes(1, true, y, constraints, failed, &names)?.remove(0);
+                run.tell(id, outcome).map_err(run_error)?;
+                return write_outputs(&run);
+            }
+            _ => {
+                return Err(PyValueError::new_err(
+                    "tell takes x (a point) or id (a trial's), one of them",
+                ))
+            }
+        };
         let named = x.cast::<PyDict>().is_ok();
         let single = named || x.extract::<Vec<f64>>().is_ok();
         let points: Vec<Vec<f64>> = match (named, single) {
@@ -331,10 +374,6 @@ impl Optimizer {
             (false, false) => x.extract().map_err(|_| {
                 PyValueError::new_err("x must be a point, a dict by name or an (n, dim) array")
             })?,
-        };
-        let names = match run.problem().is_multi_objective() {
-            true => run.problem().objective_names(),
-            false => Vec::new(),
         };
         let outcomes = outcomes(points.len(), single, y, constraints, failed, &names)?;
         for (point, outcome) in points.into_iter().zip(outcomes) {

@@ -115,12 +115,16 @@ class Optimizer:
         """Continues the run journaled in `out`."""
     def ask(self, n: int = 1) -> npt.NDArray[np.float64]:
         """The next `n` points, an `(n, dim)` array, journaled as pending."""
+    def ask_trials(self, n: int = 1) -> list[dict]:
+        """The next `n` points as trials: {"id", "params" (by name), "x"}."""
     def tell(
         self,
-        x: npt.ArrayLike,
-        y: Optional[npt.ArrayLike] = None,
+        x: Optional[Union[npt.ArrayLike, dict]] = None,
+        y: Optional[Any] = None,
         constraints: Optional[npt.ArrayLike] = None,
         failed: Optional[str] = None,
+        *,
+        id: Optional[int] = None,
     ) -> None:
         """Records what the points `x` gave (an unasked point is an extra observation)."""
     def run(self, callback: Optional[Callable[[dict], Any]] = None) -> None:
