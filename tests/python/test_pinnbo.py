@@ -311,6 +311,14 @@ def test_trials_are_asked_with_ids_and_names_and_told_by_id(tmp_path):
         opt.tell(id=99, y=1.0)
 
 
+def test_plot_writes_the_pictures_solve_draws(tmp_path):
+    text = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 6, init 3\n"
+    opt = pinnbo.Problem.from_str(text, name="plot.pde").solve(out=tmp_path / "p")
+    drawn = opt.plot()
+    assert sorted(p.name for p in drawn) == ["convergence.png", "evaluations.png", "surrogate.png"]
+    assert all(p.stat().st_size > 1000 for p in drawn)
+
+
 # Resume ---------------------------------------------------------------------------------
 
 

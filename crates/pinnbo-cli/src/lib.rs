@@ -13,7 +13,7 @@ pub mod formats;
 mod help_cmd;
 mod methods_cmd;
 pub mod plot;
-mod run_report;
+pub mod run_report;
 mod solve_cmd;
 mod threads;
 

@@ -20,7 +20,7 @@ fn significant(v: f64, digits: usize) -> f64 {
 /// The summary and the history (an error when they cannot be written), then each picture:
 /// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
 /// others are still drawn.
-pub(crate) fn write_outputs(run: &mut Run) -> Result<(), String> {
+pub fn write_outputs(run: &mut Run) -> Result<(), String> {
     run.write_outputs()?;
     let drawn = [
         draw_evaluations(run),

@@ -396,6 +396,28 @@ impl Optimizer {
         self.run_to_budget(py, callback)
     }
 
+    /// Writes `summary.json`, `history.csv` and the pictures `pinnbo solve` draws into the
+    /// run's folder (`convergence.png`; for 1-D/2-D problems of continuous variables
+    /// `surrogate.png` and, with a closed form or an fdm field, `evaluations.png`; with two
+    /// objectives `pareto.png`), and returns the pictures' paths. A picture that cannot be
+    /// drawn is left out, with a warning on standard error.
+    fn plot(&mut self, py: Python<'_>) -> PyResult<Vec<PathBuf>> {
+        let mut guard = self.locked();
+        let run: &mut Run = &mut guard;
+        let drawn = py.detach(|| pinnbo_cli::run_report::write_outputs(run));
+        drawn.map_err(run_error)?;
+        let pictures = [
+            "convergence.png",
+            "surrogate.png",
+            "evaluations.png",
+            "pareto.png",
+        ];
+        Ok((pictures.iter())
+            .map(|name| run.dir().join(name))
+            .filter(|path| path.exists())
+            .collect())
+    }
+
     /// The points asked and not yet told, as an `(n, dim)` array.
     #[getter]
     fn pending<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {

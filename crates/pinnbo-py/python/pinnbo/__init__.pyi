@@ -115,6 +115,8 @@ class Optimizer:
         """Continues the run journaled in `out`."""
     def ask(self, n: int = 1) -> npt.NDArray[np.float64]:
         """The next `n` points, an `(n, dim)` array, journaled as pending."""
+    def plot(self) -> list[Path]:
+        """Writes summary.json, history.csv and the pictures `pinnbo solve` draws; their paths."""
     def ask_trials(self, n: int = 1) -> list[dict]:
         """The next `n` points as trials: {"id", "params" (by name), "x"}."""
     def tell(
