@@ -188,6 +188,7 @@ fn write_outputs(
                         ("max", max.point[0], max.value),
                     ],
                     samples: &[],
+                    band: &[],
                 },
             )
             .map_err(|e| e.to_string())?;

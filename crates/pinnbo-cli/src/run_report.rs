@@ -84,6 +84,7 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
             points: &points,
             marks: &optimum,
             samples: &[],
+            band: &[],
         },
     )
     .map_err(|e| e.to_string())
@@ -155,6 +156,7 @@ fn draw_front(run: &Run) -> Result<(), String> {
             points: &points,
             marks: &[],
             samples: &samples,
+            band: &[],
         },
     )
     .map_err(|e| e.to_string())
@@ -210,6 +212,11 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
             .flat_map(|v| axis.iter().map(move |u| vec![*u, *v]))
             .collect()
     };
+    if dim == 1 {
+        if let Some(interval) = run.surrogate_interval(&grid).map_err(|e| e.to_string())? {
+            return draw_interval(run, &grid, &interval);
+        }
+    }
     let Some(mean) = run.surrogate_mean(&grid).map_err(|e| e.to_string())? else {
         return Ok(());
     };
@@ -234,6 +241,51 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
     let path = run.dir().join("surrogate.png");
     let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
     picture(&path, &title, &p, &value, &samples)
+}
+
+/// A 1-D problem's surrogate as `surrogate.png`: its mean with the band of about 95% about
+/// it (mean ± 2 standard deviations, mapped through the method's warp where it has one), the
+/// evaluated points, and the best feasible one marked.
+fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> Result<(), String> {
+    let p = run.problem();
+    let space = pinnbo_core::space::Space::of(p);
+    // Back to the file's sense (`maximize` is negated inside, which swaps the ends).
+    let shown = |v: f64| oracle::minimized(p, v);
+    let x = |u: &[f64]| space.to_box(u)[0];
+    let curve: Vec<(f64, f64)> = (grid.iter().zip(interval))
+        .map(|(u, (m, _, _))| (x(u), shown(*m)))
+        .collect();
+    let band: Vec<(f64, f64, f64)> = (grid.iter().zip(interval))
+        .map(|(u, (_, lo, hi))| {
+            let (a, b) = (shown(*lo), shown(*hi));
+            (x(u), a.min(b), a.max(b))
+        })
+        .collect();
+    let samples: Vec<(f64, f64)> = (run.records().iter())
+        .filter_map(|r| r.observed.as_ref().map(|e| (r.x[0], e.objective)))
+        .collect();
+    let best: Vec<(&str, f64, f64)> = (run.summary().best)
+        .map(|b| ("best", b.x[0], b.objective))
+        .into_iter()
+        .collect();
+    let title = format!("{}: surrogate mean ± 2σ ({})", p.name, run.config().method);
+    plot::line(
+        &run.dir().join("surrogate.png"),
+        &Line {
+            title: &title,
+            x: Scale {
+                label: &p.coords[0].name,
+                lo: p.coords[0].lo,
+                hi: p.coords[0].hi,
+            },
+            y_label: "objective",
+            points: &curve,
+            marks: &best,
+            samples: &samples,
+            band: &band,
+        },
+    )
+    .map_err(|e| e.to_string())
 }
 
 /// `value` over a 1-D or 2-D problem's box (a curve or a heat map) with the evaluated points
@@ -266,6 +318,7 @@ fn picture(
                 points: &curve,
                 marks: &[],
                 samples: &samples,
+                band: &[],
             },
         )
     } else {

@@ -50,6 +50,9 @@ pub struct Line<'a> {
     pub marks: &'a [(&'a str, f64, f64)],
     /// Unlabelled sample points (an optimizer's evaluations), drawn as dots.
     pub samples: &'a [(f64, f64)],
+    /// A shaded band `(x, lower, upper)` behind the curve (a model's uncertainty); may be
+    /// empty.
+    pub band: &'a [(f64, f64, f64)],
 }
 
 /// A scalar function of two coordinates, shown in colour with a colour bar.
@@ -255,9 +258,25 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(text)?;
-    let (lo, hi) = finite_extremes(plot.points.iter().chain(plot.samples).map(|p| p.1));
+    let band_edges = plot.band.iter().flat_map(|b| [b.1, b.2]);
+    let (lo, hi) =
+        finite_extremes((plot.points.iter().chain(plot.samples).map(|p| p.1)).chain(band_edges));
     let y = shown_range(lo, hi, 0.05)?;
     let mut chart = frame(root, plot.title, &plot.x, y, plot.y_label)?;
+    let finite: Vec<&(f64, f64, f64)> = (plot.band.iter())
+        .filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite())
+        .collect();
+    if finite.len() > 1 {
+        let outline: Vec<(f64, f64)> = (finite.iter().map(|b| (b.0, b.2)))
+            .chain(finite.iter().rev().map(|b| (b.0, b.1)))
+            .collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                outline,
+                BLUE.mix(0.15).filled(),
+            )))
+            .map_err(text)?;
+    }
     chart
         .draw_series(LineSeries::new(
             plot.points
@@ -409,6 +428,7 @@ mod tests {
                     points: &points,
                     marks: &[("best", points[0].0, points[0].1)],
                     samples: &points,
+                    band: &[],
                 },
             )
         })

@@ -602,6 +602,26 @@ impl Run {
             })
     }
 
+    /// As [`Run::surrogate_mean`], with an interval of about 95% about each mean, as
+    /// `(mean, lower, upper)`; None for a method without a predictive standard deviation.
+    pub fn surrogate_interval(
+        &mut self,
+        points: &[Vec<f64>],
+    ) -> Result<Option<Vec<crate::strategies::Interval>>, RunError> {
+        let history = self.observed();
+        if history.is_empty() {
+            return Ok(None);
+        }
+        let mut rng = stream(self.config.seed, PICTURE, self.records.len());
+        self.strategy
+            .predict_interval(&self.space, &history, points, &mut rng)
+            .map_err(|e| RunError::Strategy {
+                method: self.config.method.clone(),
+                index: self.records.len(),
+                source: Box::new(e),
+            })
+    }
+
     /// Successful evaluations as the strategies see them (unit points, minimized objective).
     pub fn observed(&self) -> Vec<Observed> {
         self.records

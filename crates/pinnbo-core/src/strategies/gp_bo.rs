@@ -332,6 +332,16 @@ pub(crate) struct Saved {
     pub record: crate::strategies::physics_gp::PredictionRecord,
 }
 
+/// A prediction `(mean, sd)` of warped values as `(mean, lower, upper)` in the values' own
+/// units: the warp is increasing, so the mean ± 2 sd maps to the interval's ends.
+pub(crate) fn interval((mean, sd): (f64, f64), warp: &PowerWarp) -> (f64, f64, f64) {
+    (
+        warp.inverse(mean),
+        warp.inverse(mean - 2.0 * sd),
+        warp.inverse(mean + 2.0 * sd),
+    )
+}
+
 /// `d` with the warp's exponent (`warp`: absent for the identity).
 pub(crate) fn warp_diagnostics(d: Diagnostics, warp: &PowerWarp) -> Diagnostics {
     match *warp {
@@ -460,18 +470,29 @@ impl Strategy for GpBo {
 
     fn predict(
         &mut self,
-        _space: &Space,
+        space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let interval = self.predict_interval(space, history, points, rng)?;
+        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
+    }
+
+    fn predict_interval(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
         let (history, warps) = self.gp.warped(history);
         let warp = warps.first().copied().unwrap_or(PowerWarp::Identity);
         let (gp, _) = self.fit_objective(&history, rng)?;
         Ok(Some(
             (points.iter())
-                .map(|u| warp.inverse(gp.predict(u).0))
+                .map(|u| interval(gp.predict(u), &warp))
                 .collect(),
         ))
     }
@@ -553,4 +574,37 @@ mod tests {
         assert!(relative.unwrap() < CONVERGED, "{relative:?}");
         assert!(proposal.diagnostics.get("explored_std").is_some());
     }
+
+    /// The picture's interval of warped values (exponentially skewed): around its mean,
+    /// narrow at an observation and wide between far-apart ones.
+    #[test]
+    fn the_predictive_interval_holds_the_mean_and_widens_away_from_the_data() {
+        let values = |u: f64| (8.0 * u).exp();
+        let history: Vec<Observed> = ([0.0, 0.1, 0.2, 0.8, 0.9, 1.0].iter())
+            .map(|u| Observed {
+                objective: values(*u),
+                constraints: Vec::new(),
+                unit: vec![*u],
+                proposed: false,
+                fantasy: false,
+                other_objectives: Vec::new(),
+            })
+            .collect();
+        let text = "var x in [0, 1]\nminimize x\nmethod gp-ei { warp power }\n";
+        let problem = compile(&Source::new("skew.pde", text)).unwrap().problem;
+        let space = Space::of(&problem);
+        // The file's `warp power`: without a known noise `auto` would leave the values.
+        let mut gp_ei = crate::strategies::registry::strategy(&problem, "gp-ei", 0).unwrap();
+        let points = [vec![0.1], vec![0.5]];
+        let mut rng = ChaCha8Rng::seed_from_u64(1);
+        let got = (gp_ei.predict_interval(&space, &history, &points, &mut rng))
+            .unwrap()
+            .unwrap();
+        for (mean, lower, upper) in &got {
+            assert!(lower <= mean && mean <= upper, "{got:?}");
+        }
+        let width = |k: usize| got[k].2 - got[k].1;
+        assert!(width(1) > 10.0 * width(0), "{got:?}");
+    }
+
 }

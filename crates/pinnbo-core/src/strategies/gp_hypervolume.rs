@@ -13,7 +13,7 @@ use crate::numerics::warp::PowerWarp;
 use crate::oracle::minimized_reference;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
-use crate::strategies::gp_bo::{plain_diagnostics, unreadable, GpSearch, Saved, PART};
+use crate::strategies::gp_bo::{interval, plain_diagnostics, unreadable, GpSearch, Saved, PART};
 use crate::strategies::{Diagnostics, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::{GpPosterior, Starts};
@@ -201,16 +201,27 @@ impl Strategy for GpHypervolume {
     /// The first objective's mean, for pictures.
     fn predict(
         &mut self,
-        _space: &Space,
+        space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let interval = self.predict_interval(space, history, points, rng)?;
+        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
+    }
+
+    fn predict_interval(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         let (history, warps) = self.gp.warped(history);
         let objectives = self.fit_objectives(&history, rng)?;
         Ok(Some(
             (points.iter())
-                .map(|u| warps[0].inverse(objectives[0].predict(u).0))
+                .map(|u| interval(objectives[0].predict(u), &warps[0]))
                 .collect(),
         ))
     }

@@ -33,6 +33,10 @@ pub use random::RandomSearch;
 use crate::space::Space;
 use rand_chacha::ChaCha8Rng;
 
+/// A prediction's mean and the ends of an interval of about 95% about it:
+/// `(mean, lower, upper)`.
+pub type Interval = (f64, f64, f64);
+
 /// The next point and what the strategy wants journaled about it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Proposal {
@@ -66,6 +70,20 @@ pub trait Strategy: Send {
     /// On resume, the state saved after the last journaled proposal (None: nothing saved).
     fn restore(&mut self, _saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
         Ok(())
+    }
+
+    /// The surrogate's mean of the objective (as minimized) at unit-cube `points` with an
+    /// interval of about 95% (the mean ± 2 standard deviations, in the values' own units),
+    /// as `(mean, lower, upper)`, for pictures; None for a method without a predictive
+    /// standard deviation.
+    fn predict_interval(
+        &mut self,
+        _space: &Space,
+        _history: &[Observed],
+        _points: &[Vec<f64>],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<Interval>>, StrategyError> {
+        Ok(None)
     }
 
     /// The surrogate's mean of the objective (as minimized) at unit-cube `points`, fitted to

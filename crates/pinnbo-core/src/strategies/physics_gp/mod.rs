@@ -337,15 +337,31 @@ impl Strategy for PhysicsGp {
 
     fn predict(
         &mut self,
-        _space: &Space,
+        space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let interval = self.predict_interval(space, history, points, rng)?;
+        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
+    }
+
+    fn predict_interval(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
         let (fit, _, _) = self.fit_objective(history, rng)?;
         let gp = fit.model();
-        Ok(Some(points.iter().map(|u| gp.predict(u).0).collect()))
+        let identity = crate::numerics::warp::PowerWarp::Identity;
+        Ok(Some(
+            (points.iter())
+                .map(|u| crate::strategies::gp_bo::interval(gp.predict(u), &identity))
+                .collect(),
+        ))
     }
 
     fn propose(
