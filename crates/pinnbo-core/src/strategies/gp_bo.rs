@@ -606,5 +606,4 @@ mod tests {
         let width = |k: usize| got[k].2 - got[k].1;
         assert!(width(1) > 10.0 * width(0), "{got:?}");
     }
-
 }
