@@ -35,10 +35,14 @@ pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, Strat
         )));
     }
     if let Some(c) = problem.coords.iter().find(|c| c.integer) {
+        let takes = match c.is_categorical() {
+            true => "named levels",
+            false => "integer values",
+        };
         return Err(StrategyError::Unusable(format!(
-            "{method} conditions on the pde over continuous variables, and `{}` takes integer \
-             values: a pde within each of its values is not built yet; choose a method without \
-             the pde (gp-ei)",
+            "{method} conditions on the pde over continuous variables, and `{}` takes {takes}: \
+             a pde within each of its values is not built yet; choose a method without the pde \
+             (gp-ei)",
             c.name
         )));
     }
