@@ -231,7 +231,7 @@ fn python_text(value: &Bound<'_, PyAny>, quoted: bool) -> PyResult<String> {
         )));
     }
     if let Ok(s) = value.cast::<PyString>() {
-        let s = s.to_str()?;
+        let s: String = s.extract()?;
         return Ok(match quoted {
             true => format!("{s:?}"),
             false => s.to_string(),
