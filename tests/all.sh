@@ -19,8 +19,8 @@ PATH="$PWD/target/debug:$venv/bin:$PATH" bash tests/scripts/guide.sh
 
 # The wheel script's abi3 wheel installs in a fresh environment and runs.
 wheel_dir=$(mktemp -d)
-bash crates/pinnbo-py/wheel.sh
+bash crates/pinnbo-py/wheel.sh "$wheel_dir/dist"
 python3 -m venv "$wheel_dir/venv"
-"$wheel_dir/venv/bin/pip" install --quiet dist/pinnbo-*.whl
+"$wheel_dir/venv/bin/pip" install --quiet "$wheel_dir"/dist/pinnbo-*.whl
 "$wheel_dir/venv/bin/python" -c "import pinnbo; print('wheel:', pinnbo.minimize(lambda x: float(x[0] ** 2), [(-1, 1)], budget=6).best['objective'])"
-rm -rf dist "$wheel_dir"
+rm -rf "$wheel_dir"
