@@ -19,6 +19,14 @@ pub struct Observed {
 }
 
 impl Observed {
+    /// The `k`-th objective as minimized (from 0).
+    pub fn objective_at(&self, k: usize) -> f64 {
+        match k {
+            0 => self.objective,
+            _ => self.other_objectives[k - 1],
+        }
+    }
+
     /// Every objective as minimized, the first first.
     pub fn objectives(&self) -> Vec<f64> {
         std::iter::once(self.objective)

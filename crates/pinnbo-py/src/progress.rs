@@ -4,7 +4,7 @@
 
 use crate::convert::json;
 use crate::oracle::Interrupt;
-use pinnbo_core::run::{front, named_values, outputs};
+use pinnbo_core::run::named_values;
 use pinnbo_core::{Observer, Record, Run};
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -32,9 +32,10 @@ impl Observer for Progress {
     }
 
     fn on_record(&self, run: &Run, record: &Record) {
+        let best = best(run);
         let reported = Python::attach(|py| -> PyResult<()> {
-            let info = evaluation(py, run, record)?;
-            let message = summary_line(run, record);
+            let info = evaluation(py, run, record, best)?;
+            let message = summary_line(run, record, best);
             let logger = py
                 .import("logging")?
                 .call_method1("getLogger", ("pinnbo",))?;
@@ -50,23 +51,23 @@ impl Observer for Progress {
     }
 }
 
-/// The best so far: the best feasible objective, or with several objectives the hypervolume.
+/// The best so far, as the summary judges it: the best feasible objective (noise-free where
+/// noise is added), or with several objectives the front's hypervolume.
 fn best(run: &Run) -> Option<f64> {
-    let p = run.problem();
-    let so_far = match p.is_multi_objective() {
-        true => front::hypervolume_so_far(p, run.records()),
-        false => outputs::best_so_far(p, run.records()),
-    };
-    so_far.last().copied().flatten()
+    let summary = run.summary();
+    match (summary.pareto, summary.best) {
+        (Some(front), _) => Some(front.hypervolume),
+        (None, b) => b.map(|b| b.clean_objective.unwrap_or(b.objective)),
+    }
 }
 
-fn summary_line(run: &Run, record: &Record) -> String {
+fn summary_line(run: &Run, record: &Record, best: Option<f64>) -> String {
     let value = match (&record.observed, &record.failure) {
         (_, Some(why)) => format!("failed: {why}"),
         (Some(e), None) => format!("objective {}", e.objective),
         (None, None) => "no value".to_string(),
     };
-    let best = best(run).map_or(String::new(), |b| {
+    let best = best.map_or(String::new(), |b| {
         match run.problem().is_multi_objective() {
             true => format!(", hypervolume {b}"),
             false => format!(", best {b}"),
@@ -84,7 +85,12 @@ fn summary_line(run: &Run, record: &Record) -> String {
 /// (the first objective's value, or None), `objectives` (by name), `constraints`, `failure`,
 /// and `best` (the best feasible objective so far, or with several objectives the
 /// hypervolume).
-fn evaluation<'py>(py: Python<'py>, run: &Run, record: &Record) -> PyResult<Bound<'py, PyDict>> {
+fn evaluation<'py>(
+    py: Python<'py>,
+    run: &Run,
+    record: &Record,
+    best: Option<f64>,
+) -> PyResult<Bound<'py, PyDict>> {
     let p = run.problem();
     let out = PyDict::new(py);
     out.set_item("evaluation", record.index + 1)?;
@@ -103,6 +109,6 @@ fn evaluation<'py>(py: Python<'py>, run: &Run, record: &Record) -> PyResult<Boun
     out.set_item("objectives", objectives)?;
     out.set_item("constraints", observed.map(|e| e.constraints.clone()))?;
     out.set_item("failure", record.failure.clone())?;
-    out.set_item("best", best(run))?;
+    out.set_item("best", best)?;
     Ok(out)
 }

@@ -100,14 +100,13 @@ pub fn hypervolume_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f
     let Some(reference) = reference(problem, records) else {
         return vec![None; records.len()];
     };
-    let feasible = feasible(problem, records);
-    (0..records.len())
-        .map(|k| {
-            let upto: Vec<Vec<f64>> = (feasible.iter())
-                .filter(|(r, _)| r.index <= records[k].index)
-                .map(|(_, v)| v.clone())
-                .collect();
-            Some(hypervolume(&upto, &reference))
+    let mut front: Vec<Vec<f64>> = Vec::new();
+    (records.iter())
+        .map(|r| {
+            if let Some(e) = r.truth().filter(|e| e.is_feasible()) {
+                front.push(minimized_objectives(problem, e));
+            }
+            Some(hypervolume(&front, &reference))
         })
         .collect()
 }

@@ -118,7 +118,7 @@ impl GpSearch {
             .map(|k| {
                 let values: Vec<f64> = (history.iter())
                     .filter(|o| !o.fantasy)
-                    .map(|o| o.objectives()[k])
+                    .map(|o| o.objective_at(k))
                     .collect();
                 self.warp_for(&values)
             })
@@ -466,17 +466,6 @@ impl Strategy for GpBo {
             .map(|v| Hyper::from_packed(v).ok_or_else(unreadable))
             .transpose()?;
         Ok(())
-    }
-
-    fn predict(
-        &mut self,
-        space: &Space,
-        history: &[Observed],
-        points: &[Vec<f64>],
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let interval = self.predict_interval(space, history, points, rng)?;
-        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
     }
 
     fn predict_interval(

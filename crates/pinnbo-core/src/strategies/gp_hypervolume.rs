@@ -82,7 +82,7 @@ impl GpHypervolume {
         let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
         (0..m)
             .map(|k| {
-                let y: Vec<f64> = history.iter().map(|o| o.objectives()[k]).collect();
+                let y: Vec<f64> = history.iter().map(|o| o.objective_at(k)).collect();
                 let starts = Starts {
                     previous: self.previous.get(k),
                     restarts: self.gp.restarts,
@@ -198,18 +198,7 @@ impl Strategy for GpHypervolume {
         Ok(())
     }
 
-    /// The first objective's mean, for pictures.
-    fn predict(
-        &mut self,
-        space: &Space,
-        history: &[Observed],
-        points: &[Vec<f64>],
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let interval = self.predict_interval(space, history, points, rng)?;
-        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
-    }
-
+    /// The first objective's, for pictures.
     fn predict_interval(
         &mut self,
         _space: &Space,

@@ -87,14 +87,16 @@ pub trait Strategy: Send {
     }
 
     /// The surrogate's mean of the objective (as minimized) at unit-cube `points`, fitted to
-    /// `history`, for pictures; None for a method without one.
+    /// `history`, for pictures; None for a method without one. By default the means of
+    /// [`Strategy::predict_interval`]: a method without a standard deviation overrides this.
     fn predict(
         &mut self,
-        _space: &Space,
-        _history: &[Observed],
-        _points: &[Vec<f64>],
-        _rng: &mut ChaCha8Rng,
+        space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
-        Ok(None)
+        let interval = self.predict_interval(space, history, points, rng)?;
+        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
     }
 }

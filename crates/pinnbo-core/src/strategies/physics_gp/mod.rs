@@ -335,17 +335,6 @@ impl Strategy for PhysicsGp {
         Ok(())
     }
 
-    fn predict(
-        &mut self,
-        space: &Space,
-        history: &[Observed],
-        points: &[Vec<f64>],
-        rng: &mut ChaCha8Rng,
-    ) -> Result<Option<Vec<f64>>, StrategyError> {
-        let interval = self.predict_interval(space, history, points, rng)?;
-        Ok(interval.map(|v| v.into_iter().map(|(mean, _, _)| mean).collect()))
-    }
-
     fn predict_interval(
         &mut self,
         _space: &Space,

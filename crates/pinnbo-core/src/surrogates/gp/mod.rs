@@ -123,8 +123,14 @@ impl Categorical {
         }
     }
 
-    /// `Σ_i w_i gap_i(a, b)²`.
+    /// `Σ_i w_i gap_i(a, b)²` (every kernel evaluation: the plain sum without categorical
+    /// inputs).
     fn r2(&self, a: &[f64], b: &[f64], inv_l2: &[f64]) -> f64 {
+        if self.0.is_empty() {
+            return (a.iter().zip(b).zip(inv_l2))
+                .map(|((a, b), w)| (a - b) * (a - b) * w)
+                .sum();
+        }
         (a.iter().zip(b).zip(inv_l2).enumerate())
             .map(|(i, ((a, b), w))| self.gap(i, *a, *b).powi(2) * w)
             .sum()
