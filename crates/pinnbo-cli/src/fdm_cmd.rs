@@ -189,6 +189,7 @@ fn write_outputs(
                     ],
                     samples: &[],
                     band: &[],
+                    level: None,
                 },
             )
             .map_err(|e| e.to_string())?;

@@ -57,11 +57,6 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
         points.extend([pair[0], (pair[1].0, pair[0].1)]);
     }
     points.extend(known.last());
-    let end = run.config().budget.max(2) as f64;
-    let optimum: Vec<(&str, f64, f64)> = (run.problem().optimum)
-        .map(|v| ("known optimum", end, v))
-        .into_iter()
-        .collect();
     let title = format!(
         "{}: {} (seed {})",
         run.problem().name,
@@ -82,9 +77,10 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
                 false => "best feasible objective so far",
             },
             points: &points,
-            marks: &optimum,
+            marks: &[],
             samples: &[],
             band: &[],
+            level: run.problem().optimum.map(|v| ("known optimum", v)),
         },
     )
     .map_err(|e| e.to_string())
@@ -157,6 +153,7 @@ fn draw_front(run: &Run) -> Result<(), String> {
             marks: &[],
             samples: &samples,
             band: &[],
+            level: None,
         },
     )
     .map_err(|e| e.to_string())
@@ -283,6 +280,7 @@ fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> 
             marks: &best,
             samples: &samples,
             band: &band,
+            level: None,
         },
     )
     .map_err(|e| e.to_string())
@@ -319,6 +317,7 @@ fn picture(
                 marks: &[],
                 samples: &samples,
                 band: &[],
+                level: None,
             },
         )
     } else {

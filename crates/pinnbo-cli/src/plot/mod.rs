@@ -5,6 +5,7 @@
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::path::Path;
 use std::sync::Once;
 
@@ -53,6 +54,9 @@ pub struct Line<'a> {
     /// A shaded band `(x, lower, upper)` behind the curve (a model's uncertainty); may be
     /// empty.
     pub band: &'a [(f64, f64, f64)],
+    /// A labelled horizontal level (a known optimum), drawn dashed across the picture and
+    /// always inside its range.
+    pub level: Option<(&'a str, f64)>,
 }
 
 /// A scalar function of two coordinates, shown in colour with a colour bar.
@@ -93,7 +97,8 @@ macro_rules! on_backend {
                     .and_then(|_| root.present().map_err(|e| fail(e.to_string())))
             }
             Some("png") => {
-                let root = BitMapBackend::new(&drawn_at, SIZE).into_drawing_area();
+                let root = crate::plot::typeset::Typeset::new(BitMapBackend::new(&drawn_at, SIZE))
+                    .into_drawing_area();
                 $body(&root)
                     .map_err(fail)
                     .and_then(|_| root.present().map_err(|e| fail(e.to_string())))
@@ -111,6 +116,7 @@ macro_rules! on_backend {
 }
 
 mod bands;
+mod typeset;
 pub use bands::{bands, Band, Bands};
 
 pub fn line(path: &Path, plot: &Line) -> Result<(), PlotError> {
@@ -121,6 +127,19 @@ pub fn heat_map(path: &Path, plot: &HeatMap) -> Result<(), PlotError> {
     let svg = path.extension().is_some_and(|e| e == "svg");
     let cells = if svg { MAX_CELLS_SVG } else { MAX_CELLS };
     on_backend!(path, |root| paint_heat_map(root, plot, cells))
+}
+
+/// A colour bar's tick: four significant digits, in exponent form beyond 1e4 or below 1e-3.
+fn tick(v: f64) -> String {
+    let magnitude = v.abs();
+    if magnitude == 0.0 {
+        "0".into()
+    } else if !(1e-3..1e4).contains(&magnitude) {
+        format!("{v:.2e}")
+    } else {
+        let decimals = (3 - magnitude.log10().floor() as i32).clamp(0, 6) as usize;
+        format!("{v:.decimals$}")
+    }
 }
 
 fn text<E: std::fmt::Display>(e: E) -> String {
@@ -259,8 +278,12 @@ where
 {
     root.fill(&WHITE).map_err(text)?;
     let band_edges = plot.band.iter().flat_map(|b| [b.1, b.2]);
-    let (lo, hi) =
-        finite_extremes((plot.points.iter().chain(plot.samples).map(|p| p.1)).chain(band_edges));
+    let level = plot.level.iter().map(|l| l.1);
+    let (lo, hi) = finite_extremes(
+        (plot.points.iter().chain(plot.samples).map(|p| p.1))
+            .chain(band_edges)
+            .chain(level),
+    );
     let y = shown_range(lo, hi, 0.05)?;
     let mut chart = frame(root, plot.title, &plot.x, y, plot.y_label)?;
     let finite: Vec<&(f64, f64, f64)> = (plot.band.iter())
@@ -286,6 +309,29 @@ where
             BLUE.stroke_width(2),
         ))
         .map_err(text)?;
+    if let Some((label, y)) = plot.level.filter(|l| l.1.is_finite()) {
+        let (x_lo, x_hi) = axis(plot.x.lo, plot.x.hi)?;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x_lo, y), (x_hi, y)],
+                8,
+                5,
+                RED.stroke_width(2).into(),
+            ))
+            .map_err(text)?;
+        let at = (x_lo + 0.02 * (x_hi - x_lo), y);
+        let style = ("sans-serif", 15)
+            .into_font()
+            .color(&RED)
+            .pos(Pos::new(HPos::Left, VPos::Bottom));
+        chart
+            .draw_series(std::iter::once(Text::new(
+                format!("{label} {y:.4}"),
+                at,
+                style,
+            )))
+            .map_err(text)?;
+    }
     draw_samples(&mut chart, plot.samples, BLACK)?;
     let marks = plot
         .marks
@@ -305,7 +351,7 @@ where
     DB::ErrorType: 'static,
 {
     root.fill(&WHITE).map_err(text)?;
-    let (main, bar) = root.split_horizontally(SIZE.0 - 130);
+    let (main, bar) = root.split_horizontally(SIZE.0 - 170);
     let (nx, ny) = (
         plot.resolution.0.clamp(2, max_cells),
         plot.resolution.1.clamp(2, max_cells),
@@ -365,7 +411,7 @@ where
         .margin_top(56)
         .margin_bottom(60)
         .margin_right(16)
-        .y_label_area_size(70)
+        .y_label_area_size(110)
         .build_cartesian_2d(0.0..1.0, lo..hi)
         .map_err(text)?;
     scale
@@ -373,6 +419,7 @@ where
         .disable_mesh()
         .disable_x_axis()
         .y_desc(plot.value_label)
+        .y_label_formatter(&|v| tick(*v))
         .label_style(("sans-serif", 14))
         .draw()
         .map_err(text)?;
@@ -429,6 +476,7 @@ mod tests {
                     marks: &[("best", points[0].0, points[0].1)],
                     samples: &points,
                     band: &[],
+                    level: None,
                 },
             )
         })
