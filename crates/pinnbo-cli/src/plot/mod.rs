@@ -316,7 +316,7 @@ where
                 [(x_lo, y), (x_hi, y)],
                 8,
                 5,
-                RED.stroke_width(2).into(),
+                RED.stroke_width(2),
             ))
             .map_err(text)?;
         let at = (x_lo + 0.02 * (x_hi - x_lo), y);
