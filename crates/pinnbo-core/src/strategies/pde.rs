@@ -34,19 +34,25 @@ pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, Strat
             c.name
         )));
     }
+    Ok(field)
+}
+
+/// PINN-BO's network takes continuous inputs only: an integer or categorical variable is
+/// refused with the reason (physics-gp conditions on the pde within each of their values).
+pub fn continuous_only(problem: &Problem, method: &str) -> Result<(), StrategyError> {
     if let Some(c) = problem.coords.iter().find(|c| c.integer) {
         let takes = match c.is_categorical() {
             true => "named levels",
             false => "integer values",
         };
         return Err(StrategyError::Unusable(format!(
-            "{method} conditions on the pde over continuous variables, and `{}` takes {takes}: \
-             a pde within each of its values is not built yet; choose a method without the pde \
-             (gp-ei)",
+            "{method} trains its network on the pde over continuous variables, and `{}` takes \
+             {takes}: choose physics-gp (a linear pde, conditioned on within each value) or a \
+             method without the pde (gp-ei)",
             c.name
         )));
     }
-    Ok(field)
+    Ok(())
 }
 
 /// Why the pde cannot condition a Gaussian process.
@@ -115,6 +121,8 @@ impl PdeEquations {
         let (lo, hi) = (problem.lower(), problem.upper());
         let d = lo.len();
         let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
+        let space = crate::space::Space::of(problem);
+        let kinds = space.kinds();
         let pdes = problem.pdes.iter().filter(|p| p.mentions(field)).count();
         if pdes == 0 {
             return Err(PdeError::NoPde(problem.fields[field].name.clone()));
@@ -127,10 +135,13 @@ impl PdeEquations {
                     Sampling::Sobol,
                     seed.wrapping_add(index as u64),
                 );
-                let unit: Vec<Vec<f64>> = unit.chunks(d).map(<[f64]>::to_vec).collect();
-                let raw = (unit.iter())
-                    .map(|u| (0..d).map(|i| lo[i] + u[i] * width[i]).collect())
+                // Each integer or categorical coordinate at the centre of the value whose
+                // share of the unit interval holds it (where the run puts its evaluations):
+                // the pde holds at about as many residual points within each value.
+                let unit: Vec<Vec<f64>> = (unit.chunks(d))
+                    .map(|u| u.iter().zip(&kinds).map(|(u, k)| k.snap(*u)).collect())
                     .collect();
+                let raw = unit.iter().map(|u| space.to_box(u)).collect();
                 ResidualPoints { unit, raw }
             })
             .collect();
@@ -399,5 +410,32 @@ mod tests {
             assert_eq!(optimum_on_faces(&r, true), maximum, "maximum, {pde}");
             assert_eq!(optimum_on_faces(&r, false), minimum, "minimum, {pde}");
         }
+    }
+
+    /// Residual points sit at each integer's and each level's centre, as the run's evaluations
+    /// do, about as many points each; the continuous coordinates stay where Sobol put them.
+    #[test]
+    fn residual_points_lie_on_the_discrete_values() {
+        let text = "var x in [0, 1], n in 1..4, m in {a, b, c}\nfield T(x, n, m)\n\
+                    pde dxx(T) = n\nminimize T\noracle external\n";
+        let problem = pinnbo_dsl::compile(&Source::new("lattice.pde", text))
+            .unwrap()
+            .problem;
+        let equations =
+            PdeEquations::new(&problem, 0, &OperatorRegistry::new(), 96, 1).unwrap();
+        let points = &equations.points[0];
+        let mut counts = [[0usize; 4], [0; 4]];
+        for (unit, raw) in points.unit.iter().zip(&points.raw) {
+            for (k, values) in [(1, 4.0), (2, 3.0)] {
+                let position = unit[k] * values - 0.5;
+                assert!((position - position.round()).abs() < 1e-12, "{unit:?}");
+                assert_eq!(raw[k], problem.coords[k].lo + position.round());
+                counts[k - 1][position.round() as usize] += 1;
+            }
+        }
+        // Sobol points split the unit interval in quarters exactly, in thirds nearly.
+        assert_eq!(counts[0], [24; 4]);
+        assert!(counts[1][..3].iter().all(|c| c.abs_diff(32) <= 2), "{counts:?}");
+        assert!(points.unit.iter().any(|u| u[0] != u[0].round()));
     }
 }

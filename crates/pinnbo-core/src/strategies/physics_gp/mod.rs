@@ -164,7 +164,11 @@ impl PhysicsGp {
         let dense = (problem.constraints.is_empty())
             .then(|| PdeEquations::new(problem, field, operators, FACES_CHECK_POINTS, seed).ok())
             .flatten();
+        // Within each value of a discrete variable the principle puts the optimum on the
+        // continuous variables' faces, which the faces' search does not single out.
+        let continuous = problem.coords.iter().all(|c| !c.integer);
         let faces = params.is_none()
+            && continuous
             && optimum_on_faces(&residuals, maximize)
             && dense
                 .as_ref()
@@ -524,5 +528,53 @@ mod tests {
         )
         .unwrap();
         assert!(!strategy.faces);
+    }
+
+    /// With a categorical variable the pde is conditioned on within each level: observed at
+    /// one level only, the model's field at the other already bends as that level's pde
+    /// says (its conductivity three times the first's), which a model without the pde
+    /// cannot know.
+    #[test]
+    fn the_pde_holds_within_a_level_without_observations() {
+        let text = "var x in [0, 1], m in {a, b}\nfn k() = 1*(m == a) + 3*(m == b)\n\
+                    field T(x, m) = sin(3*x)/k() + 0.2*(m == b)*x\n\
+                    pde k()*dxx(T) = -9*sin(3*x)\nminimize T\n\
+                    method physics-gp { check none }\n";
+        let problem = compile(&Source::new("levels.pde", text)).unwrap().problem;
+        let value = problem.closed_form_objective().unwrap();
+        let history: Vec<Observed> = (points(Design::Sobol, 8, 1, 1).into_iter())
+            .map(|u| {
+                // Level a's share of the unit interval is [0, ½), its centre ¼.
+                let unit = vec![u[0], 0.25];
+                Observed {
+                    objective: value.eval(&[u[0], 0.0]),
+                    constraints: Vec::new(),
+                    unit,
+                    proposed: false,
+                    fantasy: false,
+                    other_objectives: Vec::new(),
+                }
+            })
+            .collect();
+        let space = Space::of(&problem);
+        let h = 0.02;
+        let xs: Vec<f64> = (0..=12).map(|i| 0.2 + 0.05 * i as f64).collect();
+        let grid: Vec<Vec<f64>> = (xs.iter())
+            .flat_map(|&x| [x - h, x, x + h].map(|x| vec![x, 0.75]))
+            .collect();
+        let bending = |method: &str| {
+            let mut strategy = strategy(&problem, method, 0).unwrap();
+            let mut rng = ChaCha8Rng::seed_from_u64(3);
+            let mean = (strategy.predict(&space, &history, &grid, &mut rng))
+                .unwrap()
+                .unwrap();
+            let worst = (mean.chunks(3).zip(&xs))
+                .map(|(m, &x)| ((m[0] - 2.0 * m[1] + m[2]) / (h * h) + 3.0 * (3.0 * x).sin()).abs())
+                .fold(0.0, f64::max);
+            worst
+        };
+        let with_pde = bending("physics-gp");
+        assert!(with_pde < 0.3, "T'' misses -3 sin 3x by {with_pde}");
+        assert!(bending("gp-ei") > 1.0);
     }
 }

@@ -215,6 +215,7 @@ impl PinnBo {
         seed: u64,
     ) -> Result<PinnBo, StrategyError> {
         let field = objective_field(problem, "PINN-BO")?;
+        crate::strategies::pde::continuous_only(problem, "PINN-BO")?;
         let (lo, hi) = (problem.lower(), problem.upper());
         let params = InverseParams::new(problem)?;
         if params.is_some() && config.surrogate == PinnSurrogate::NtkGp {

@@ -120,8 +120,9 @@ pub fn strategy_with(
 
 /// The method a problem gets when it names none: the physics-informed GP when the objective
 /// is a field with a linear pde, PINN-BO when that pde is nonlinear (a network can be trained
-/// on it, a Gaussian process cannot be conditioned on it), GP-EI without a pde or with
-/// several objectives (as expected hypervolume improvement).
+/// on it, a Gaussian process cannot be conditioned on it) unless a variable is discrete,
+/// GP-EI otherwise: without a pde, with several objectives (as expected hypervolume
+/// improvement), or a nonlinear pde over integer or categorical variables.
 pub fn default_method(problem: &Problem) -> &'static str {
     if problem.is_multi_objective() {
         return "gp-ei";
@@ -137,7 +138,11 @@ pub fn default_method(problem: &Problem) -> &'static str {
         Err(crate::strategies::pde::PdeError::Linear {
             source: pinnbo_ad::linear::LinearError::Nonlinear { .. },
             ..
-        }) => "pinn-bo",
+        }) if crate::strategies::pde::continuous_only(problem, "").is_ok() => "pinn-bo",
+        Err(crate::strategies::pde::PdeError::Linear {
+            source: pinnbo_ad::linear::LinearError::Nonlinear { .. },
+            ..
+        }) => "gp-ei",
         _ => "physics-gp",
     }
 }

@@ -296,7 +296,8 @@ impl Lowerer<'_> {
         Some(out)
     }
 
-    /// The coordinates a vector operator acts along: those of the (single) field involved.
+    /// The coordinates a vector operator acts along: the continuous ones of the (single) field
+    /// involved.
     fn operator_coords(&mut self, value: &Value, span: Span) -> Option<Vec<CoordId>> {
         let exprs: Vec<&Expr> = match value {
             Value::Scalar(e) => vec![e],
@@ -343,6 +344,27 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        Some(coords)
+        // Along the continuous variables only: an integer or categorical argument selects
+        // the field's coefficients and has no derivative.
+        let continuous: Vec<CoordId> = (coords.iter().copied())
+            .filter(|&c| !self.cx.coord(c).integer)
+            .collect();
+        if continuous.is_empty() {
+            let name = self.cx.field_name(first).to_string();
+            self.err(
+                Diagnostic::error(
+                    "pde::derivative-of-integer",
+                    span,
+                    format!("the field `{name}` has no continuous variable to differentiate along"),
+                )
+                .with_label("not differentiable")
+                .with_help(
+                    "a pde is over continuous variables; an integer or categorical variable may \
+                     select its coefficients, as a function of it",
+                ),
+            );
+            return None;
+        }
+        Some(continuous)
     }
 }
