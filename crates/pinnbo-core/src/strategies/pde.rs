@@ -421,8 +421,7 @@ mod tests {
         let problem = pinnbo_dsl::compile(&Source::new("lattice.pde", text))
             .unwrap()
             .problem;
-        let equations =
-            PdeEquations::new(&problem, 0, &OperatorRegistry::new(), 96, 1).unwrap();
+        let equations = PdeEquations::new(&problem, 0, &OperatorRegistry::new(), 96, 1).unwrap();
         let points = &equations.points[0];
         let mut counts = [[0usize; 4], [0; 4]];
         for (unit, raw) in points.unit.iter().zip(&points.raw) {
@@ -435,7 +434,10 @@ mod tests {
         }
         // Sobol points split the unit interval in quarters exactly, in thirds nearly.
         assert_eq!(counts[0], [24; 4]);
-        assert!(counts[1][..3].iter().all(|c| c.abs_diff(32) <= 2), "{counts:?}");
+        assert!(
+            counts[1][..3].iter().all(|c| c.abs_diff(32) <= 2),
+            "{counts:?}"
+        );
         assert!(points.unit.iter().any(|u| u[0] != u[0].round()));
     }
 }

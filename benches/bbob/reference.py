@@ -1,0 +1,110 @@
+"""The reference GP-BO library (BoTorch: a SingleTaskGP with its default priors and LogEI) on the
+BBOB runs of ``run.py``, started from the very same initial design: the first
+``--init-per-dim`` x d evaluations of the label ``--design`` in ``runs.csv``, re-evaluated
+through COCO's observer so its folder is complete. Writes rows of label ``reference`` to
+``OUT/runs.csv`` (same columns); ``summary.py`` reads both files.
+
+    python benches/bbob/reference.py bbob/runs.csv --design gp-ei --out bbob-reference
+
+Install BoTorch in a throwaway environment (``pip install botorch coco-experiment``); never a
+dependency of pinnbo.
+"""
+
+import argparse
+import csv
+import os
+import sys
+from collections import defaultdict
+
+from run import FIELDS, finished
+
+
+def designs(path, label, per_dim):
+    """(dim, function, instance) -> the label's first per_dim x dim points."""
+    runs = defaultdict(list)
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            if r["label"] == label:
+                key = (int(r["dim"]), int(r["function"]), int(r["instance"]))
+                runs[key].append((int(r["evaluation"]), [float(v) for v in r["x"].split()]))
+    return {k: [x for _, x in sorted(v)][: per_dim * k[0]] for k, v in runs.items()}
+
+
+def main():
+    import cocoex
+    import torch
+    from botorch.acquisition import LogExpectedImprovement
+    from botorch.fit import fit_gpytorch_mll
+    from botorch.models import SingleTaskGP
+    from botorch.models.transforms import Standardize
+    from botorch.optim import optimize_acqf
+    from gpytorch.mlls import ExactMarginalLogLikelihood
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("runs")
+    parser.add_argument("--design", default="gp-ei", help="the label whose initial designs to start from")
+    parser.add_argument("--budget-per-dim", type=int, default=20)
+    parser.add_argument("--init-per-dim", type=int, default=2)
+    parser.add_argument("--out", default="bbob-reference")
+    args = parser.parse_args()
+    torch.set_default_dtype(torch.float64)
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "runs.csv")
+    done = finished(path)
+    starts = designs(args.runs, args.design, args.init_per_dim)
+    observers = {}
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as out:
+        writer = csv.DictWriter(out, fieldnames=FIELDS)
+        if new:
+            writer.writeheader()
+        for (dim, fn, inst), start in sorted(starts.items()):
+            if ("reference", dim, fn, inst) in done:
+                continue
+            if dim not in observers:
+                folder = os.path.join(args.out, "coco", f"reference-d{dim}")
+                observers[dim] = cocoex.Observer("bbob", f"result_folder: {folder} algorithm_name: reference")
+            suite = cocoex.Suite("bbob", "", f"dimensions:{dim}")
+            problem = suite.get_problem_by_function_dimension_instance(fn, dim, inst)
+            problem.observe_with(observers[dim])
+            f_opt = cocoex.BareProblem("bbob", fn, dim, inst).best_value
+            lo = torch.tensor(problem.lower_bounds)
+            hi = torch.tensor(problem.upper_bounds)
+            torch.manual_seed(inst)
+            xs, ys = [], []
+            for x in start:
+                xs.append(x)
+                ys.append(float(problem(x)))
+            bounds = torch.stack([torch.zeros(dim), torch.ones(dim)])
+            while len(xs) < args.budget_per_dim * dim:
+                unit = (torch.tensor(xs) - lo) / (hi - lo)
+                y = -torch.tensor(ys).unsqueeze(-1)  # BoTorch maximizes
+                model = SingleTaskGP(unit, y, outcome_transform=Standardize(m=1))
+                fit_gpytorch_mll(ExactMarginalLogLikelihood(model.likelihood, model))
+                acq = LogExpectedImprovement(model, best_f=y.max())
+                u, _ = optimize_acqf(acq, bounds=bounds, q=1, num_restarts=10, raw_samples=512)
+                x = (lo + (hi - lo) * u.squeeze(0)).tolist()
+                xs.append(x)
+                ys.append(float(problem(x)))
+            problem.free()
+            for k, (x, value) in enumerate(zip(xs, ys), start=1):
+                writer.writerow(
+                    {
+                        "label": "reference",
+                        "method": "botorch-logei",
+                        "dim": dim,
+                        "function": fn,
+                        "instance": inst,
+                        "evaluation": k,
+                        "x": " ".join(f"{v:.17g}" for v in x),
+                        "f": f"{value:.17g}",
+                        "precision": f"{value - f_opt:.17g}",
+                    }
+                )
+            out.flush()
+            print(f"reference d{dim} f{fn} i{inst}: best precision {min(ys) - f_opt:.3g}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

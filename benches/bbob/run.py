@@ -1,0 +1,169 @@
+"""pinnbo's methods on COCO's BBOB suite: 24 noiseless functions on [-5, 5]^d.
+
+Each (method, dimension, function, instance) is one run of ``pinnbo.minimize`` with a budget
+of ``--budget-per-dim`` times the dimension (20 in the NeuralBO paper) and an initial Sobol
+design of ``--init-per-dim`` times the dimension, seeded by the instance, so every method of
+an instance starts from the same design. Every evaluation goes through COCO's observer
+(``DIR/coco/<label>-d<d>/``, for ``python -m cocopp``; a rerun that continues a group
+writes a new folder beside it) and into ``DIR/runs.csv`` (one row per
+evaluation: its value and its precision f - f_opt, f_opt from ``cocoex.BareProblem``), which
+``summary.py`` reads. Rerunning skips finished runs.
+
+    python benches/bbob/run.py --methods gp-ei,neural-bo --dims 2 --instances 1-3 --out bbob
+
+A method may carry settings, ``label=method:key=value;key=value`` (``paper=neural-bo:width=500;
+depth=1;lr=0.001``). Needs ``pinnbo`` (``pip install ./crates/pinnbo-py``) and
+``coco-experiment`` (``pip install coco-experiment``; ``cocopp`` to post-process).
+"""
+
+import argparse
+import csv
+import math
+import os
+import shutil
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+FIELDS = ["label", "method", "dim", "function", "instance", "evaluation", "x", "f", "precision"]
+
+
+def parse_range(text):
+    """``1-3,7`` → [1, 2, 3, 7]."""
+    out = []
+    for part in text.split(","):
+        if "-" in part:
+            lo, hi = part.split("-")
+            out.extend(range(int(lo), int(hi) + 1))
+        else:
+            out.append(int(part))
+    return out
+
+
+def parse_method(text):
+    """``label=method:key=value;key=value``, or a bare method name."""
+    label, _, rest = text.partition("=")
+    if not rest:
+        return label, label, {}
+    method, _, settings = rest.partition(":")
+    parsed = {}
+    for item in filter(None, settings.split(";")):
+        key, _, value = item.partition("=")
+        parsed[key] = number(value)
+    return label, method, parsed
+
+
+def number(value):
+    for kind in (int, float):
+        try:
+            return kind(value)
+        except ValueError:
+            pass
+    return value
+
+
+def finished(path):
+    """The (label, dim, function, instance) runs already in ``runs.csv``."""
+    if not os.path.exists(path):
+        return set()
+    with open(path, newline="") as f:
+        return {(r["label"], int(r["dim"]), int(r["function"]), int(r["instance"])) for r in csv.DictReader(f)}
+
+
+def run_group(job):
+    """Every function and instance of one (method, dimension), under one COCO observer;
+    returns the rows of the runs not yet in ``runs.csv``."""
+    import cocoex
+    import pinnbo
+
+    label, method, settings, dim, functions, instances, args, done = job
+    observer = cocoex.Observer(
+        "bbob", f"result_folder: {os.path.join(args.out, 'coco', f'{label}-d{dim}')} algorithm_name: {label}"
+    )
+    suite = cocoex.Suite("bbob", "", f"dimensions:{dim}")
+    rows = []
+    for fn in functions:
+        for inst in instances:
+            if (label, dim, fn, inst) in done:
+                continue
+            problem = suite.get_problem_by_function_dimension_instance(fn, dim, inst)
+            problem.observe_with(observer)
+            f_opt = cocoex.BareProblem("bbob", fn, dim, inst).best_value
+            values = []
+
+            def oracle(x):
+                value = float(problem(x))
+                values.append((list(map(float, x)), value))
+                return value
+
+            bounds = list(zip(problem.lower_bounds, problem.upper_bounds))
+            # Each run's journal (the methods' diagnostics: training loss, fitted length
+            # scales) is kept; a folder left by an interrupted run is started again.
+            journal = os.path.join(args.out, "journals", f"{label}-d{dim}", f"f{fn}-i{inst}")
+            shutil.rmtree(journal, ignore_errors=True)
+            with pinnbo.minimize(
+                oracle,
+                bounds,
+                budget=args.budget_per_dim * dim,
+                init=args.init_per_dim * dim,
+                method=method,
+                seed=inst,
+                out=journal,
+                **settings,
+            ):
+                pass
+            problem.free()
+            for k, (x, value) in enumerate(values, start=1):
+                rows.append(
+                    {
+                        "label": label,
+                        "method": method,
+                        "dim": dim,
+                        "function": fn,
+                        "instance": inst,
+                        "evaluation": k,
+                        "x": " ".join(f"{v:.17g}" for v in x),
+                        "f": f"{value:.17g}",
+                        "precision": f"{value - f_opt:.17g}",
+                    }
+                )
+            print(f"{label} d{dim} f{fn} i{inst}: best precision {min(v for _, v in values) - f_opt:.3g}", flush=True)
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--methods", required=True, help="comma-separated: method or label=method:key=value;..")
+    parser.add_argument("--dims", default="2", help="e.g. 2,5,10")
+    parser.add_argument("--functions", default="1-24")
+    parser.add_argument("--instances", default="1-3")
+    parser.add_argument("--budget-per-dim", type=int, default=20)
+    parser.add_argument("--init-per-dim", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=1, help="(method, dimension) groups at once")
+    parser.add_argument("--out", default="bbob")
+    args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    path = os.path.join(args.out, "runs.csv")
+    done = finished(path)
+    functions, instances = parse_range(args.functions), parse_range(args.instances)
+    methods = [parse_method(m) for m in args.methods.split(",")]
+    # One job per (method, dimension): one COCO observer writes its folder (a second observer
+    # of the same folder would open a new one), which cocopp reads as one algorithm.
+    jobs = [
+        (label, method, settings, dim, functions, instances, args, done)
+        for label, method, settings in methods
+        for dim in parse_range(args.dims)
+    ]
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            writer.writeheader()
+        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+            for rows in pool.map(run_group, jobs):
+                writer.writerows(rows)
+                f.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
