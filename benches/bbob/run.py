@@ -4,10 +4,10 @@ Each (method, dimension, function, instance) is one run of ``pinnbo.minimize`` w
 of ``--budget-per-dim`` times the dimension (20 in the NeuralBO paper) and an initial Sobol
 design of ``--init-per-dim`` times the dimension, seeded by the instance, so every method of
 an instance starts from the same design. Every evaluation goes through COCO's observer
-(``DIR/coco/<label>-d<d>/``, for ``python -m cocopp``; a rerun that continues a group
-writes a new folder beside it) and into ``DIR/runs.csv`` (one row per
+(``DIR/coco/<label>-d<d>/``, for ``python -m cocopp``) and into ``DIR/runs.csv`` (one row per
 evaluation: its value and its precision f - f_opt, f_opt from ``cocoex.BareProblem``), which
-``summary.py`` reads. Rerunning skips finished runs.
+``summary.py`` reads; each run's journal is kept under ``DIR/journals/``. Rerunning skips
+finished runs.
 
     python benches/bbob/run.py --methods gp-ei,neural-bo --dims 2 --instances 1-3 --out bbob
 
@@ -22,7 +22,7 @@ import math
 import os
 import shutil
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 
 FIELDS = ["label", "method", "dim", "function", "instance", "evaluation", "x", "f", "precision"]
 
@@ -70,64 +70,90 @@ def finished(path):
 
 
 def run_group(job):
-    """Every function and instance of one (method, dimension), under one COCO observer;
+    """Every instance of one (method, dimension, function) under one COCO observer (writing
+    ``DIR/exdata/<label>-d<d>-f<fn>/``, moved into ``DIR/coco/<label>-d<d>/`` by ``merge``);
     returns the rows of the runs not yet in ``runs.csv``."""
     import cocoex
     import pinnbo
 
-    label, method, settings, dim, functions, instances, args, done = job
-    observer = cocoex.Observer(
-        "bbob", f"result_folder: {os.path.join(args.out, 'coco', f'{label}-d{dim}')} algorithm_name: {label}"
-    )
+    label, method, settings, dim, fn, instances, args, done = job
+    todo = [inst for inst in instances if (label, dim, fn, inst) not in done]
+    if not todo:
+        return []
+    os.chdir(args.out)  # COCO writes under ./exdata/
+    observer = cocoex.Observer("bbob", f"result_folder: {part(label, dim, fn)} algorithm_name: {label}")
     suite = cocoex.Suite("bbob", "", f"dimensions:{dim}")
     rows = []
-    for fn in functions:
-        for inst in instances:
-            if (label, dim, fn, inst) in done:
-                continue
-            problem = suite.get_problem_by_function_dimension_instance(fn, dim, inst)
-            problem.observe_with(observer)
-            f_opt = cocoex.BareProblem("bbob", fn, dim, inst).best_value
-            values = []
+    for inst in todo:
+        problem = suite.get_problem_by_function_dimension_instance(fn, dim, inst)
+        problem.observe_with(observer)
+        f_opt = cocoex.BareProblem("bbob", fn, dim, inst).best_value()
+        values = []
 
-            def oracle(x):
-                value = float(problem(x))
-                values.append((list(map(float, x)), value))
-                return value
+        def oracle(x):
+            value = float(problem(x))
+            values.append((list(map(float, x)), value))
+            return value
 
-            bounds = list(zip(problem.lower_bounds, problem.upper_bounds))
-            # Each run's journal (the methods' diagnostics: training loss, fitted length
-            # scales) is kept; a folder left by an interrupted run is started again.
-            journal = os.path.join(args.out, "journals", f"{label}-d{dim}", f"f{fn}-i{inst}")
-            shutil.rmtree(journal, ignore_errors=True)
-            with pinnbo.minimize(
-                oracle,
-                bounds,
-                budget=args.budget_per_dim * dim,
-                init=args.init_per_dim * dim,
-                method=method,
-                seed=inst,
-                out=journal,
-                **settings,
-            ):
-                pass
-            problem.free()
-            for k, (x, value) in enumerate(values, start=1):
-                rows.append(
-                    {
-                        "label": label,
-                        "method": method,
-                        "dim": dim,
-                        "function": fn,
-                        "instance": inst,
-                        "evaluation": k,
-                        "x": " ".join(f"{v:.17g}" for v in x),
-                        "f": f"{value:.17g}",
-                        "precision": f"{value - f_opt:.17g}",
-                    }
-                )
-            print(f"{label} d{dim} f{fn} i{inst}: best precision {min(v for _, v in values) - f_opt:.3g}", flush=True)
+        bounds = list(zip(problem.lower_bounds, problem.upper_bounds))
+        # Each run's journal (the methods' diagnostics: training loss, fitted length scales)
+        # is kept; a folder left by an interrupted run is started again.
+        journal = os.path.join("journals", f"{label}-d{dim}", f"f{fn}-i{inst}")
+        shutil.rmtree(journal, ignore_errors=True)
+        os.makedirs(os.path.dirname(journal), exist_ok=True)
+        with pinnbo.minimize(
+            oracle,
+            bounds,
+            budget=args.budget_per_dim * dim,
+            init=args.init_per_dim * dim,
+            method=method,
+            seed=inst,
+            out=journal,
+            **settings,
+        ):
+            pass
+        problem.free()
+        for k, (x, value) in enumerate(values, start=1):
+            rows.append(
+                {
+                    "label": label,
+                    "method": method,
+                    "dim": dim,
+                    "function": fn,
+                    "instance": inst,
+                    "evaluation": k,
+                    "x": " ".join(f"{v:.17g}" for v in x),
+                    "f": f"{value:.17g}",
+                    "precision": f"{value - f_opt:.17g}",
+                }
+            )
+        print(f"{label} d{dim} f{fn} i{inst}: best precision {min(v for _, v in values) - f_opt:.3g}", flush=True)
     return rows
+
+
+def part(label, dim, fn):
+    return f"{label}-d{dim}-f{fn}"
+
+
+def merge(out):
+    """Moves each job's COCO files (``exdata/<label>-d<d>-f<fn>*/``: one function's files)
+    into ``coco/<label>-d<d>/``, the folder cocopp reads as one algorithm."""
+    exdata = os.path.join(out, "exdata")
+    if not os.path.isdir(exdata):
+        return
+    for name in sorted(os.listdir(exdata)):
+        label_dim = name.rsplit("-f", 1)[0]
+        target = os.path.join(out, "coco", label_dim)
+        for root, _, files in os.walk(os.path.join(exdata, name)):
+            relative = os.path.relpath(root, os.path.join(exdata, name))
+            os.makedirs(os.path.join(target, relative), exist_ok=True)
+            for file in files:
+                destination = os.path.join(target, relative, file)
+                if not os.path.exists(destination):
+                    shutil.move(os.path.join(root, file), destination)
+        shutil.rmtree(os.path.join(exdata, name))
+    if not os.listdir(exdata):
+        os.rmdir(exdata)
 
 
 def main():
@@ -138,20 +164,27 @@ def main():
     parser.add_argument("--instances", default="1-3")
     parser.add_argument("--budget-per-dim", type=int, default=20)
     parser.add_argument("--init-per-dim", type=int, default=2)
-    parser.add_argument("--jobs", type=int, default=1, help="(method, dimension) groups at once")
+    parser.add_argument("--jobs", type=int, default=1, help="(method, dimension, function) jobs at once")
     parser.add_argument("--out", default="bbob")
     args = parser.parse_args()
+    # Each job's threads: the machine's share (rayon's and candle's pools read these).
+    share = str(max(1, (os.cpu_count() or 1) // max(1, args.jobs)))
+    for variable in ("RAYON_NUM_THREADS", "CANDLE_NUM_THREADS", "OMP_NUM_THREADS"):
+        os.environ.setdefault(variable, share)
+    args.out = os.path.abspath(args.out)
     os.makedirs(args.out, exist_ok=True)
     path = os.path.join(args.out, "runs.csv")
     done = finished(path)
     functions, instances = parse_range(args.functions), parse_range(args.instances)
     methods = [parse_method(m) for m in args.methods.split(",")]
-    # One job per (method, dimension): one COCO observer writes its folder (a second observer
-    # of the same folder would open a new one), which cocopp reads as one algorithm.
+    # One job per (method, dimension, function): each writes its own COCO files, merged at
+    # the end into one folder per (method, dimension).
+    # Functions in the outer loop: a run cut short has every method on the same functions.
     jobs = [
-        (label, method, settings, dim, functions, instances, args, done)
-        for label, method, settings in methods
+        (label, method, settings, dim, fn, instances, args, done)
         for dim in parse_range(args.dims)
+        for fn in functions
+        for label, method, settings in methods
     ]
     new = not os.path.exists(path)
     with open(path, "a", newline="") as f:
@@ -159,9 +192,11 @@ def main():
         if new:
             writer.writeheader()
         with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for rows in pool.map(run_group, jobs):
-                writer.writerows(rows)
+            # Each job's rows as soon as it ends: a run cut short keeps every finished job.
+            for job in as_completed([pool.submit(run_group, job) for job in jobs]):
+                writer.writerows(job.result())
                 f.flush()
+    merge(args.out)
     return 0
 
 

@@ -5,9 +5,12 @@ function the median over instances of log10 of the best precision, counting the 
 where each method's median is the best (ties count for each).
 
     python benches/bbob/summary.py bbob/runs.csv [reference/runs.csv ...] > summary.md
+
+(``.csv.gz`` files are read as they are.)
 """
 
 import csv
+import gzip
 import math
 import statistics
 import sys
@@ -21,7 +24,8 @@ def best_precisions(paths):
     """(label, dim) -> {(function, instance): best precision}, and the evaluations per run."""
     best = defaultdict(dict)
     for path in paths:
-        with open(path, newline="") as f:
+        opened = gzip.open(path, "rt", newline="") if path.endswith(".gz") else open(path, newline="")
+        with opened as f:
             for r in csv.DictReader(f):
                 key = (r["label"], int(r["dim"]))
                 run = (int(r["function"]), int(r["instance"]))
@@ -46,10 +50,10 @@ def main(paths):
     for dim in dims:
         labels = sorted(label for label, d in best if d == dim)
         runs = {label: best[(label, dim)] for label in labels}
-        functions = sorted({f for r in runs.values() for f, _ in r})
-        instances = sorted({i for r in runs.values() for _, i in r})
         # Compared on the runs every method has.
         common = set.intersection(*(set(r) for r in runs.values()))
+        functions = sorted({f for f, _ in common})
+        instances = sorted({i for _, i in common})
         runs = {label: {k: v for k, v in r.items() if k in common} for label, r in runs.items()}
         medians = {label: {fn: median_log(r, fn) for fn in functions} for label, r in runs.items()}
         wins = defaultdict(int)

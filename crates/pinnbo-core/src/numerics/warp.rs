@@ -12,6 +12,8 @@
 /// the optimum) and compressing the high ones; above 1 it would compress the values that
 /// matter most (on the plates, whose best values are a few extreme ones, such warps doubled
 /// gp-ei's regret).
+use pinnbo_dsl::choices::Warp;
+
 const LAMBDA: (f64, f64) = (-3.0, 1.0);
 const GRID: usize = 81;
 
@@ -42,6 +44,21 @@ fn yeo_johnson(y: f64, lambda: f64) -> f64 {
 }
 
 impl PowerWarp {
+    /// The transform a method's `warp` setting chooses for `values`: fitted with `power`
+    /// unless a noise level above 0 is known (its standard deviation is in the values' own
+    /// units, which a warp would bend), with `auto` only where the values are exact (a known
+    /// noise of 0); else the identity.
+    pub fn chosen(choice: Warp, known_std: Option<f64>, values: &[f64]) -> PowerWarp {
+        let warp = matches!(
+            (choice, known_std),
+            (Warp::Power, None | Some(0.0)) | (Warp::Auto, Some(0.0))
+        );
+        match warp {
+            true => PowerWarp::fit(values),
+            false => PowerWarp::Identity,
+        }
+    }
+
     /// The transform whose exponent (at most 1) maximizes the normal log-likelihood of the
     /// transformed `values` (the Jacobian included), each divided by their standard deviation
     /// first.
@@ -180,5 +197,18 @@ mod tests {
             }
         }
         assert_eq!(PowerWarp::fit(&[2.0, 2.0, 2.0]), PowerWarp::Identity);
+    }
+
+    /// `warp` chooses: `power` unless a noise level above 0 is known, `auto` only for exact
+    /// values, `none` never.
+    #[test]
+    fn the_setting_chooses_where_to_warp() {
+        let skewed: Vec<f64> = (1..=12).map(|k| (k as f64 * 0.7).exp()).collect();
+        let warped = |w, known| PowerWarp::chosen(w, known, &skewed) != PowerWarp::Identity;
+        assert!(warped(Warp::Power, None) && warped(Warp::Power, Some(0.0)));
+        assert!(!warped(Warp::Power, Some(0.5)));
+        assert!(warped(Warp::Auto, Some(0.0)));
+        assert!(!warped(Warp::Auto, None) && !warped(Warp::Auto, Some(0.5)));
+        assert!(!warped(Warp::None, Some(0.0)));
     }
 }

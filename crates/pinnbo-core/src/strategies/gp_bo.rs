@@ -96,16 +96,10 @@ impl GpSearch {
     /// deviation is in the values' own units), and with `warp auto` where the values are
     /// exact (a known noise of 0); else the identity.
     pub(crate) fn warp_for(&self, values: &[f64]) -> PowerWarp {
-        // A known noise of 0 (exact values) stays exact in any units; a level above 0 is in
-        // the values' own.
         let known = self.known_noise.as_ref().map(|n| n.objective_std);
-        let warp = matches!(
-            (self.warp, known),
-            (Some(choices::Warp::Power), None | Some(0.0)) | (Some(choices::Warp::Auto), Some(0.0))
-        );
-        match warp {
-            true => PowerWarp::fit(values),
-            false => PowerWarp::Identity,
+        match self.warp {
+            Some(choice) => PowerWarp::chosen(choice, known, values),
+            None => PowerWarp::Identity,
         }
     }
 

@@ -57,7 +57,8 @@ pub trait Strategy: Send {
 
     /// The known standard deviations of the observations' noise (`noise std ..` without
     /// `added`): a method that models observation noise takes them instead of fitting a
-    /// noise level. The others ignore them, and `pinnbo check` warns that they do
+    /// noise level. The others ignore them (NeuralBO reads only whether the values are
+    /// exact, for `warp auto`), and `pinnbo check` warns that they do
     /// (`pinnbo_dsl::methods::NOISE_AWARE_METHODS`).
     fn known_noise(&mut self, _noise: &crate::oracle::NoiseModel) {}
 

@@ -9,13 +9,16 @@
 
 use crate::acquisition::network_search::minimize;
 use crate::acquisition::Search;
+use crate::numerics::warp::PowerWarp;
 use crate::space::Space;
+use crate::strategies::gp_bo::warp_diagnostics;
 use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::network::{centred, flat_tensor, history_points};
 use crate::surrogates::neural::{Features, FitStart, NeuralSurrogate, SurrogateConfig, CHUNK};
 use crate::surrogates::saved_network::{network_bytes, network_from_bytes};
 use pinnbo_ad::Mlp;
+use pinnbo_dsl::choices::Warp;
 use pinnbo_dsl::methods::MethodSettings;
 use rand::Rng;
 use rand_chacha::ChaCha8Rng;
@@ -35,6 +38,8 @@ pub struct NeuralBoConfig {
     pub start: Start,
     /// Adam steps of a warm start (whole epochs, so at least one epoch).
     pub warm_steps: usize,
+    /// How the objective's values are modelled (`warp`).
+    pub warp: Warp,
 }
 
 impl NeuralBoConfig {
@@ -49,6 +54,7 @@ impl NeuralBoConfig {
             draw: s.choice("draw"),
             start: s.choice("start"),
             warm_steps: s.count("warm_steps"),
+            warp: s.choice("warp"),
         }
     }
 }
@@ -64,6 +70,9 @@ pub struct NeuralBo {
     surrogate: NeuralSurrogate,
     /// The last proposal's trained network (f64), where a warm start begins.
     previous: Option<Mlp>,
+    /// The observations' known noise standard deviation (0: exact values), which `warp
+    /// auto` reads.
+    known_std: Option<f64>,
 }
 
 /// Where this module's errors arise, for their messages.
@@ -76,7 +85,26 @@ impl NeuralBo {
             config,
             surrogate,
             previous: None,
+            known_std: None,
         })
+    }
+
+    /// `history` with its objective's values warped as `warp` chooses (the transform fitted
+    /// to the observations, fantasies left out), and the transform: the network is trained
+    /// on the warped values, and its predictions are read back through the inverse. The warp
+    /// is increasing, so the Thompson sample's minimizer is the same point in either units.
+    fn warped(&self, history: &[Observed]) -> (Vec<Observed>, PowerWarp) {
+        let values: Vec<f64> = (history.iter().filter(|o| !o.fantasy))
+            .map(|o| o.objective)
+            .collect();
+        let warp = PowerWarp::chosen(self.config.warp, self.known_std, &values);
+        let warped = (history.iter())
+            .map(|o| Observed {
+                objective: warp.forward(o.objective),
+                ..o.clone()
+            })
+            .collect();
+        (warped, warp)
     }
 
     /// Where the next fit starts.
@@ -103,15 +131,20 @@ impl Strategy for NeuralBo {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<f64>>, StrategyError> {
+        let (history, warp) = self.warped(history);
         let mean = objective_mean_at(
             &self.surrogate,
             self.start(),
             space.dim(),
-            history,
+            &history,
             points,
             rng,
         )?;
-        Ok(Some(mean))
+        Ok(Some(mean.into_iter().map(|m| warp.inverse(m)).collect()))
+    }
+
+    fn known_noise(&mut self, noise: &crate::oracle::NoiseModel) {
+        self.known_std = Some(noise.objective_std);
     }
 
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
@@ -143,9 +176,11 @@ impl Strategy for NeuralBo {
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
         let observed = history_points(history, d).within(PART)?;
+        let (warped, warp) = self.warped(history);
         let (posterior, standardizer) =
             self.surrogate
-                .fit_objective(self.start(), &observed, history, rng.random())?;
+                .fit_objective(self.start(), &observed, &warped, rng.random())?;
+        let read = |v: f64| warp.inverse(standardizer.inverse(v));
         let clock = std::time::Instant::now();
         let nu = self.config.nu;
         let dynamic = self.config.surrogate.features == Features::Dynamic;
@@ -195,18 +230,20 @@ impl Strategy for NeuralBo {
         }
         Ok(Proposal {
             unit,
-            diagnostics: domain.annotate(
+            diagnostics: domain.annotate(warp_diagnostics(
                 Diagnostics {
-                    predicted: Some(standardizer.inverse(predicted)),
+                    predicted: Some(read(predicted)),
                     train_seconds: Some(train_seconds),
                     acquisition_seconds: Some(clock.elapsed().as_secs_f64()),
                     train_loss: Some(loss),
                     epochs: Some(epochs as u64),
                     ..Diagnostics::default()
                 }
-                .with("sample", standardizer.inverse(sample))
+                .with("sample", read(sample))
+                // The model's units: the values' own only when they are not warped.
                 .with("sigma", sigma * standardizer.std),
-            ),
+                &warp,
+            )),
         })
     }
 }

@@ -220,6 +220,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
                     ("draw", "independent"),
                     ("start", "initial"),
                     ("warm_steps", "15"),
+                    ("warp", "power"),
                 ],
                 &search,
             ]
