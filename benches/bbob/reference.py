@@ -16,9 +16,8 @@ import csv
 import os
 import sys
 from collections import defaultdict
-from concurrent.futures import ProcessPoolExecutor, as_completed
 
-from run import FIELDS, finished, merge, part
+from run import execute, finished, part, run_rows
 
 
 def designs(path, label, per_dim):
@@ -72,21 +71,7 @@ def run_function(job):
             xs.append(x)
             ys.append(float(problem(x)))
         problem.free()
-        for k, (x, value) in enumerate(zip(xs, ys), start=1):
-            rows.append(
-                {
-                    "label": "reference",
-                    "method": "botorch-logei",
-                    "dim": dim,
-                    "function": fn,
-                    "instance": inst,
-                    "evaluation": k,
-                    "x": " ".join(f"{v:.17g}" for v in x),
-                    "f": f"{value:.17g}",
-                    "precision": f"{value - f_opt:.17g}",
-                }
-            )
-        print(f"reference d{dim} f{fn} i{inst}: best precision {min(ys) - f_opt:.3g}", flush=True)
+        rows.extend(run_rows("reference", "botorch-logei", dim, fn, inst, list(zip(xs, ys)), f_opt))
     return rows
 
 
@@ -109,16 +94,7 @@ def main():
         if ("reference", dim, fn, inst) not in done:
             grouped[(dim, fn)].append((inst, start))
     jobs = [(dim, fn, starts, args) for (dim, fn), starts in sorted(grouped.items())]
-    new = not os.path.exists(path)
-    with open(path, "a", newline="") as out:
-        writer = csv.DictWriter(out, fieldnames=FIELDS)
-        if new:
-            writer.writeheader()
-        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            for job in as_completed([pool.submit(run_function, job) for job in jobs]):
-                writer.writerows(job.result())
-                out.flush()
-    merge(args.out)
+    execute(args.out, run_function, jobs, args.jobs)
     return 0
 
 

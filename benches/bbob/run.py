@@ -18,7 +18,6 @@ depth=1;lr=0.001``). Needs ``pinnbo`` (``pip install ./crates/pinnbo-py``) and
 
 import argparse
 import csv
-import math
 import os
 import shutil
 import sys
@@ -113,22 +112,44 @@ def run_group(job):
         ):
             pass
         problem.free()
-        for k, (x, value) in enumerate(values, start=1):
-            rows.append(
-                {
-                    "label": label,
-                    "method": method,
-                    "dim": dim,
-                    "function": fn,
-                    "instance": inst,
-                    "evaluation": k,
-                    "x": " ".join(f"{v:.17g}" for v in x),
-                    "f": f"{value:.17g}",
-                    "precision": f"{value - f_opt:.17g}",
-                }
-            )
-        print(f"{label} d{dim} f{fn} i{inst}: best precision {min(v for _, v in values) - f_opt:.3g}", flush=True)
+        rows.extend(run_rows(label, method, dim, fn, inst, values, f_opt))
     return rows
+
+
+def run_rows(label, method, dim, fn, inst, values, f_opt):
+    """One run's ``runs.csv`` rows from its evaluations ``[(x, f(x))]``; prints its best."""
+    print(f"{label} d{dim} f{fn} i{inst}: best precision {min(v for _, v in values) - f_opt:.3g}", flush=True)
+    return [
+        {
+            "label": label,
+            "method": method,
+            "dim": dim,
+            "function": fn,
+            "instance": inst,
+            "evaluation": k,
+            "x": " ".join(f"{v:.17g}" for v in x),
+            "f": f"{value:.17g}",
+            "precision": f"{value - f_opt:.17g}",
+        }
+        for k, (x, value) in enumerate(values, start=1)
+    ]
+
+
+def execute(out, worker, jobs, processes):
+    """Runs ``worker`` on every job, ``processes`` at once, appending each job's rows to
+    ``out/runs.csv`` as it ends (a run cut short keeps every finished job), then merges the
+    jobs' COCO files."""
+    path = os.path.join(out, "runs.csv")
+    new = not os.path.exists(path)
+    with open(path, "a", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=FIELDS)
+        if new:
+            writer.writeheader()
+        with ProcessPoolExecutor(max_workers=max(1, processes)) as pool:
+            for job in as_completed([pool.submit(worker, job) for job in jobs]):
+                writer.writerows(job.result())
+                f.flush()
+    merge(out)
 
 
 def part(label, dim, fn):
@@ -186,17 +207,7 @@ def main():
         for fn in functions
         for label, method, settings in methods
     ]
-    new = not os.path.exists(path)
-    with open(path, "a", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=FIELDS)
-        if new:
-            writer.writeheader()
-        with ProcessPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-            # Each job's rows as soon as it ends: a run cut short keeps every finished job.
-            for job in as_completed([pool.submit(run_group, job) for job in jobs]):
-                writer.writerows(job.result())
-                f.flush()
-    merge(args.out)
+    execute(args.out, run_group, jobs, args.jobs)
     return 0
 
 

@@ -160,19 +160,7 @@ impl Lowerer<'_> {
                 true => (coord.name.clone(), "which takes named levels only"),
                 false => (coord.name.clone(), "which takes integer values only"),
             };
-            self.err(
-                Diagnostic::error(
-                    "pde::derivative-of-integer",
-                    span,
-                    format!("a derivative in `{var}`, {takes}"),
-                )
-                .with_label("not differentiable")
-                .with_help(
-                    "a pde is over continuous variables; an integer or categorical variable may \
-                     select its coefficients, as a function of it",
-                ),
-            );
-            return None;
+            return self.not_differentiable(span, format!("a derivative in `{var}`, {takes}"));
         }
         for &c in wrt {
             let depends = e.any(|n| matches!(n, Expr::Coord(k) if *k == c))
@@ -351,20 +339,23 @@ impl Lowerer<'_> {
             .collect();
         if continuous.is_empty() {
             let name = self.cx.field_name(first).to_string();
-            self.err(
-                Diagnostic::error(
-                    "pde::derivative-of-integer",
-                    span,
-                    format!("the field `{name}` has no continuous variable to differentiate along"),
-                )
+            let message =
+                format!("the field `{name}` has no continuous variable to differentiate along");
+            return self.not_differentiable(span, message);
+        }
+        Some(continuous)
+    }
+
+    /// A derivative along an integer or categorical variable, refused.
+    fn not_differentiable<T>(&mut self, span: Span, message: String) -> Option<T> {
+        let _: Lowered = self.err(
+            Diagnostic::error("pde::derivative-of-integer", span, message)
                 .with_label("not differentiable")
                 .with_help(
                     "a pde is over continuous variables; an integer or categorical variable may \
                      select its coefficients, as a function of it",
                 ),
-            );
-            return None;
-        }
-        Some(continuous)
+        );
+        None
     }
 }
