@@ -1,0 +1,16 @@
+# Ackley (d = 5) with two constraints.
+# Source: thesis §4.3.2 (Neural-CBO synthetic benchmarks, Table 4.1: d = 5, two constraints).
+# The thesis does not print them; we use the standard pair of the constrained-BO literature
+# (Eriksson & Poloczek, 2021): sum(x) <= 0 and ||x||_2 <= 5 on [-5, 10]^5.
+problem "ackley-5-constrained"
+
+const d = 5
+var x[d] in [-5, 10]
+minimize -20*exp(-0.2*sqrt(sum(x^2)/d)) - exp(sum(cos(2*pi*x))/d) + 20 + e
+subject to sum: sum(x) <= 0
+subject to ball: sqrt(sum(x^2)) <= 5
+optimum 0                                    # at the origin, which is feasible
+
+noise added variance 1% of range
+budget 100, init 10 sobol
+method neural-cbo { width 30, depth 2, lr 0.001 }   # the thesis: width m = T, L = 2, learning rate 0.001
