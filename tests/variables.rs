@@ -51,6 +51,46 @@ fn a_physics_method_refuses_a_log_scale_variable_of_its_field() {
     );
 }
 
+/// physics-gp over a categorical variable: the pde (its conductivity selected by the level)
+/// is conditioned on within each level, and the run finds the best level and the optimum
+/// within it (−3.86305 at titanium, x = 0.982); PINN-BO refuses the variable with the reason.
+#[test]
+fn physics_gp_conditions_on_the_pde_within_each_level() {
+    let problem = "var x in [0, 1], material in {steel, copper, titanium}\n\
+                   fn k() = 1*(material == steel) + 2.5*(material == copper) + 0.6*(material == titanium)\n\
+                   fn left() = 0.2*(material == steel) - 0.1*(material == copper) + 0.5*(material == titanium)\n\
+                   field T(x, material) = sin(5*x)*exp(x)/k() + left()\n\
+                   pde k()*dxx(T) = (10*cos(5*x) - 24*sin(5*x))*exp(x)\n\
+                   minimize T\nbudget 14, init 6 sobol\nmethod physics-gp\n";
+    let dir = scratch("physics-gp-levels", problem, &[]);
+    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("out/summary.json")).unwrap())
+            .unwrap();
+    let best = &summary["best"];
+    assert_eq!(best["at"]["material"], "titanium", "{summary}");
+    let regret = best["objective"].as_f64().unwrap() + 3.863053477;
+    assert!(regret < 1e-3, "regret {regret}");
+    // Once the data confirm it (its targets plausible under the fitted prior), the steps use
+    // the pde's model: the last three here.
+    let steps: Vec<serde_json::Value> = (records(&dir.join("out")).into_iter())
+        .filter(|r| r["phase"] == "step")
+        .collect();
+    let kept = |r: &serde_json::Value| r["diagnostics"]["pde_kept"] == true;
+    assert!(steps[steps.len() - 3..].iter().all(kept), "{steps:?}");
+    let pinn = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--method", "pinn-bo", "--out", "p"],
+    );
+    assert_eq!(pinn.status.code(), Some(2), "{}", text(&pinn.stderr));
+    assert!(
+        text(&pinn.stderr).contains("`material` takes named levels: choose physics-gp"),
+        "{}",
+        text(&pinn.stderr)
+    );
+}
+
 /// Integer variables: every proposal is a point of the lattice, and none repeats an
 /// evaluated one while the lattice has unevaluated points (20 of its 24 are evaluated).
 #[test]
