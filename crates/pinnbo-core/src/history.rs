@@ -19,6 +19,20 @@ pub struct Observed {
 }
 
 impl Observed {
+    /// An initial-design observation (neither proposed nor a fantasy) of one objective as
+    /// minimized and its constraints' values at `unit` (last, so that the values may be
+    /// computed from it in the same call).
+    pub fn initial(objective: f64, constraints: Vec<f64>, unit: Vec<f64>) -> Observed {
+        Observed {
+            unit,
+            objective,
+            constraints,
+            proposed: false,
+            fantasy: false,
+            other_objectives: Vec::new(),
+        }
+    }
+
     /// The `k`-th objective as minimized (from 0).
     pub fn objective_at(&self, k: usize) -> f64 {
         match k {

@@ -51,14 +51,7 @@ pub fn observe(
             let e = oracle
                 .evaluate(&space.to_box(&unit))
                 .expect("an evaluation");
-            Observed {
-                objective: minimized(problem, e.objective),
-                constraints: e.constraints,
-                unit,
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            }
+            Observed::initial(minimized(problem, e.objective), e.constraints, unit)
         })
         .collect()
 }

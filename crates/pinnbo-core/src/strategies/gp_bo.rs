@@ -564,14 +564,7 @@ mod tests {
     fn the_predictive_interval_holds_the_mean_and_widens_away_from_the_data() {
         let values = |u: f64| (8.0 * u).exp();
         let history: Vec<Observed> = ([0.0, 0.1, 0.2, 0.8, 0.9, 1.0].iter())
-            .map(|u| Observed {
-                objective: values(*u),
-                constraints: Vec::new(),
-                unit: vec![*u],
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            })
+            .map(|u| Observed::initial(values(*u), Vec::new(), vec![*u]))
             .collect();
         let text = "var x in [0, 1]\nminimize x\nmethod gp-ei { warp power }\n";
         let problem = compile(&Source::new("skew.pde", text)).unwrap().problem;

@@ -17,13 +17,12 @@ const D: usize = 30;
 fn history() -> Vec<Observed> {
     points(Design::Sobol, 12, D, 5)
         .into_iter()
-        .map(|unit| Observed {
-            objective: unit.iter().map(|u| (u - 0.3).powi(2)).sum(),
-            constraints: vec![],
-            unit,
-            proposed: false,
-            fantasy: false,
-            other_objectives: Vec::new(),
+        .map(|unit| {
+            Observed::initial(
+                unit.iter().map(|u| (u - 0.3).powi(2)).sum(),
+                Vec::new(),
+                unit,
+            )
         })
         .collect()
 }

@@ -202,14 +202,7 @@ mod tests {
     ) -> Vec<Observed> {
         points(Design::Sobol, 12, 2, 3)
             .into_iter()
-            .map(|u| Observed {
-                objective: objective(&u),
-                constraints: vec![constraint(&u)],
-                unit: u,
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            })
+            .map(|u| Observed::initial(objective(&u), vec![constraint(&u)], u))
             .collect()
     }
 

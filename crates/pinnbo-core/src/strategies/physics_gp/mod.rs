@@ -421,14 +421,7 @@ mod tests {
         let value = problem.closed_form_objective().unwrap();
         let history: Vec<Observed> = points(Design::Sobol, 12, 2, 1)
             .into_iter()
-            .map(|unit| Observed {
-                objective: -value.eval(&unit),
-                constraints: Vec::new(),
-                unit,
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            })
+            .map(|unit| Observed::initial(-value.eval(&unit), Vec::new(), unit))
             .collect();
         (problem, history)
     }
@@ -546,14 +539,7 @@ mod tests {
             .map(|u| {
                 // Level a's share of the unit interval is [0, ½), its centre ¼.
                 let unit = vec![u[0], 0.25];
-                Observed {
-                    objective: value.eval(&[u[0], 0.0]),
-                    constraints: Vec::new(),
-                    unit,
-                    proposed: false,
-                    fantasy: false,
-                    other_objectives: Vec::new(),
-                }
+                Observed::initial(value.eval(&[u[0], 0.0]), Vec::new(), unit)
             })
             .collect();
         let space = Space::of(&problem);

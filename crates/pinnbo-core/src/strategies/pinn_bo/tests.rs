@@ -155,14 +155,7 @@ fn cold_fits_start_from_theta0_or_a_fresh_draw_and_warm_fits_from_the_last_netwo
     let history: Vec<Observed> = [0.2, 0.5, 0.9]
         .iter()
         .zip([1.0, 2.0, 4.0])
-        .map(|(u, y)| Observed {
-            unit: vec![*u],
-            objective: y,
-            constraints: vec![],
-            proposed: false,
-            fantasy: false,
-            other_objectives: Vec::new(),
-        })
+        .map(|(u, y)| Observed::initial(y, Vec::new(), vec![*u]))
         .collect();
     let mut rng = ChaCha8Rng::seed_from_u64(7);
     let first = warm.propose(&space, &history, &mut rng).unwrap();
@@ -220,14 +213,7 @@ fn the_pdes_param_trains_with_the_network() {
     let history: Vec<Observed> = (0..8)
         .map(|i| {
             let unit = vec![(i as f64 + 0.5) / 8.0];
-            Observed {
-                objective: value.eval(&[3.0 * unit[0]]),
-                constraints: Vec::new(),
-                unit,
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            }
+            Observed::initial(value.eval(&[3.0 * unit[0]]), Vec::new(), unit)
         })
         .collect();
     let config = PinnBoConfig {

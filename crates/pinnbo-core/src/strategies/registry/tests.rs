@@ -93,14 +93,7 @@ fn physics_gp_predicts_a_maximized_field_as_a_minimized_one() {
         let sign = if sense == "maximize" { -1.0 } else { 1.0 };
         let history: Vec<Observed> = points(Design::Sobol, 8, 2, 1)
             .into_iter()
-            .map(|unit| Observed {
-                objective: sign * field(&unit),
-                constraints: Vec::new(),
-                unit,
-                proposed: false,
-                fantasy: false,
-                other_objectives: Vec::new(),
-            })
+            .map(|unit| Observed::initial(sign * field(&unit), Vec::new(), unit))
             .collect();
         let mut strategy = strategy(&problem, "physics-gp", 0).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(2);
