@@ -17,7 +17,7 @@ import os
 import sys
 from collections import defaultdict
 
-from run import execute, finished, part, run_rows
+from run import execute, finished, parse_range, part, run_rows
 
 
 def designs(path, label, per_dim):
@@ -79,6 +79,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("runs")
     parser.add_argument("--design", default="gp-ei", help="the label whose initial designs to start from")
+    parser.add_argument("--functions", default="1-24", help="of those designs, these functions only")
     parser.add_argument("--budget-per-dim", type=int, default=20)
     parser.add_argument("--init-per-dim", type=int, default=2)
     parser.add_argument("--jobs", type=int, default=1, help="(dimension, function) jobs at once")
@@ -90,8 +91,9 @@ def main():
     path = os.path.join(args.out, "runs.csv")
     done = finished(path)
     grouped = defaultdict(list)
+    functions = set(parse_range(args.functions))
     for (dim, fn, inst), start in sorted(designs(args.runs, args.design, args.init_per_dim).items()):
-        if ("reference", dim, fn, inst) not in done:
+        if fn in functions and ("reference", dim, fn, inst) not in done:
             grouped[(dim, fn)].append((inst, start))
     jobs = [(dim, fn, starts, args) for (dim, fn), starts in sorted(grouped.items())]
     execute(args.out, run_function, jobs, args.jobs)
