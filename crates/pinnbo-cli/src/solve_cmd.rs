@@ -345,12 +345,10 @@ impl Observer for Progress {
             ));
         }
         let summary = run.summary();
-        // The best is judged by the noise-free values where the problem adds noise: shown by
-        // them too, it never goes back up (its noisy observation would).
-        let mut message = match (&summary.pareto, summary.best) {
-            (Some(front), _) => format!("hypervolume {:.6}", front.hypervolume),
-            (None, Some(b)) => format!("{:.6}", b.clean_objective.unwrap_or(b.objective)),
-            (None, None) => "none feasible".to_string(),
+        let mut message = match (summary.progress(), summary.pareto.is_some()) {
+            (Some(v), true) => format!("hypervolume {v:.6}"),
+            (Some(v), false) => format!("{v:.6}"),
+            (None, _) => "none feasible".to_string(),
         };
         if let Some(since) = summary.convergence.and_then(|c| c.converged_since) {
             message += &format!("  converged at {since}");

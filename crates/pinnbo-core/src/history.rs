@@ -1,5 +1,7 @@
 //! What the methods see of the evaluations so far.
 
+use crate::numerics::warp::PowerWarp;
+
 /// What a strategy sees of one past evaluation (successful ones only).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Observed {
@@ -53,4 +55,36 @@ impl Observed {
     pub fn is_feasible(&self) -> bool {
         self.constraints.iter().all(|c| *c <= 0.0)
     }
+}
+
+/// `history` with each objective's values warped by the transform `choose` gives for them
+/// (fitted to the observations, fantasies left out), and the transforms, the first
+/// objective's first: what the methods with a `warp` setting fit their models to.
+pub fn warped(
+    history: &[Observed],
+    choose: impl Fn(&[f64]) -> PowerWarp,
+) -> (Vec<Observed>, Vec<PowerWarp>) {
+    let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
+    let warps: Vec<PowerWarp> = (0..m)
+        .map(|k| {
+            let values: Vec<f64> = (history.iter())
+                .filter(|o| !o.fantasy)
+                .map(|o| o.objective_at(k))
+                .collect();
+            choose(&values)
+        })
+        .collect();
+    let warped = (history.iter())
+        .map(|o| {
+            let v: Vec<f64> = (o.objectives().iter().zip(&warps))
+                .map(|(y, w)| w.forward(*y))
+                .collect();
+            Observed {
+                objective: v[0],
+                other_objectives: v[1..].to_vec(),
+                ..o.clone()
+            }
+        })
+        .collect();
+    (warped, warps)
 }

@@ -32,7 +32,7 @@ impl Observer for Progress {
     }
 
     fn on_record(&self, run: &Run, record: &Record) {
-        let best = best(run);
+        let best = run.summary().progress();
         let reported = Python::attach(|py| -> PyResult<()> {
             let info = evaluation(py, run, record, best)?;
             let message = summary_line(run, record, best);
@@ -48,16 +48,6 @@ impl Observer for Progress {
         if let Err(e) = reported {
             self.interrupt.set(e);
         }
-    }
-}
-
-/// The best so far, as the summary judges it: the best feasible objective (noise-free where
-/// noise is added), or with several objectives the front's hypervolume.
-fn best(run: &Run) -> Option<f64> {
-    let summary = run.summary();
-    match (summary.pareto, summary.best) {
-        (Some(front), _) => Some(front.hypervolume),
-        (None, b) => b.map(|b| b.clean_objective.unwrap_or(b.objective)),
     }
 }
 

@@ -116,6 +116,14 @@ impl PowerWarp {
         make(best)
     }
 
+    /// The fitted exponent (journaled as `warp`); None for the identity.
+    pub fn exponent(&self) -> Option<f64> {
+        match *self {
+            PowerWarp::Identity => None,
+            PowerWarp::BoxCox { lambda, .. } | PowerWarp::YeoJohnson { lambda, .. } => Some(lambda),
+        }
+    }
+
     /// The warped value: increasing in `y`.
     pub fn forward(&self, y: f64) -> f64 {
         match *self {

@@ -588,18 +588,9 @@ impl Run {
     /// fitted to every successful evaluation; None for a method without one, or before any
     /// evaluation succeeded.
     pub fn surrogate_mean(&mut self, points: &[Vec<f64>]) -> Result<Option<Vec<f64>>, RunError> {
-        let history = self.observed();
-        if history.is_empty() {
-            return Ok(None);
-        }
-        let mut rng = stream(self.config.seed, PICTURE, self.records.len());
-        self.strategy
-            .predict(&self.space, &history, points, &mut rng)
-            .map_err(|e| RunError::Strategy {
-                method: self.config.method.clone(),
-                index: self.records.len(),
-                source: Box::new(e),
-            })
+        self.for_picture(|strategy, space, history, rng| {
+            strategy.predict(space, history, points, rng)
+        })
     }
 
     /// As [`Run::surrogate_mean`], with an interval of about 95% about each mean, as
@@ -608,18 +599,35 @@ impl Run {
         &mut self,
         points: &[Vec<f64>],
     ) -> Result<Option<Vec<crate::strategies::Interval>>, RunError> {
+        self.for_picture(|strategy, space, history, rng| {
+            strategy.predict_interval(space, history, points, rng)
+        })
+    }
+
+    /// `predict` asked of the strategy with every successful evaluation and the picture's own
+    /// random stream (a picture's fit moves nothing a proposal depends on); None before any
+    /// evaluation succeeded.
+    fn for_picture<T>(
+        &mut self,
+        predict: impl FnOnce(
+            &mut dyn Strategy,
+            &Space,
+            &[Observed],
+            &mut ChaCha8Rng,
+        ) -> Result<Option<T>, StrategyError>,
+    ) -> Result<Option<T>, RunError> {
         let history = self.observed();
         if history.is_empty() {
             return Ok(None);
         }
         let mut rng = stream(self.config.seed, PICTURE, self.records.len());
-        self.strategy
-            .predict_interval(&self.space, &history, points, &mut rng)
-            .map_err(|e| RunError::Strategy {
+        predict(self.strategy.as_mut(), &self.space, &history, &mut rng).map_err(|e| {
+            RunError::Strategy {
                 method: self.config.method.clone(),
                 index: self.records.len(),
                 source: Box::new(e),
-            })
+            }
+        })
     }
 
     /// Successful evaluations as the strategies see them (unit points, minimized objective).

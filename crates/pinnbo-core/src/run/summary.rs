@@ -36,6 +36,18 @@ pub struct Summary {
     pub parameters: BTreeMap<String, ParamEstimate>,
 }
 
+impl Summary {
+    /// The one number a progress report shows: the best feasible objective (its noise-free
+    /// value where the problem adds noise, so it never goes back up), or with several
+    /// objectives the front's hypervolume; None before anything feasible.
+    pub fn progress(&self) -> Option<f64> {
+        match (&self.pareto, &self.best) {
+            (Some(front), _) => Some(front.hypervolume),
+            (None, b) => b.as_ref().map(|b| b.clean_objective.unwrap_or(b.objective)),
+        }
+    }
+}
+
 /// A fitted param: its estimate and the Laplace approximation's standard deviation (None
 /// when the data do not pin it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -104,32 +104,9 @@ impl GpSearch {
     }
 
     /// `history` with each objective's values warped by its own transform
-    /// ([`GpSearch::warp_for`], fitted to the observations, fantasies left out), and the
-    /// transforms, the first objective's first.
+    /// ([`GpSearch::warp_for`]), and the transforms, the first objective's first.
     pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
-        let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
-        let warps: Vec<PowerWarp> = (0..m)
-            .map(|k| {
-                let values: Vec<f64> = (history.iter())
-                    .filter(|o| !o.fantasy)
-                    .map(|o| o.objective_at(k))
-                    .collect();
-                self.warp_for(&values)
-            })
-            .collect();
-        let warped = (history.iter())
-            .map(|o| {
-                let v: Vec<f64> = (o.objectives().iter().zip(&warps))
-                    .map(|(y, w)| w.forward(*y))
-                    .collect();
-                Observed {
-                    objective: v[0],
-                    other_objectives: v[1..].to_vec(),
-                    ..o.clone()
-                }
-            })
-            .collect();
-        (warped, warps)
+        crate::history::warped(history, |values| self.warp_for(values))
     }
 
     /// The observations' known noise, held fixed in every fit from now on.
@@ -336,16 +313,6 @@ pub(crate) fn interval((mean, sd): (f64, f64), warp: &PowerWarp) -> (f64, f64, f
     )
 }
 
-/// `d` with the warp's exponent (`warp`: absent for the identity).
-pub(crate) fn warp_diagnostics(d: Diagnostics, warp: &PowerWarp) -> Diagnostics {
-    match *warp {
-        PowerWarp::Identity => d,
-        PowerWarp::BoxCox { lambda, .. } | PowerWarp::YeoJohnson { lambda, .. } => {
-            d.with("warp", lambda)
-        }
-    }
-}
-
 /// The error of saved hyperparameters that do not fit the problem.
 pub(crate) fn unreadable() -> StrategyError {
     StrategyError::unusable(PART, "its saved hyperparameters do not fit the problem")
@@ -490,7 +457,7 @@ impl Strategy for GpBo {
         let (history, warps) = self.gp.warped(history);
         let history = &history[..];
         let (gp, fitted) = self.fit_objective(history, rng)?;
-        let fitted = warps.iter().fold(fitted, warp_diagnostics);
+        let fitted = fitted.with_some("warp", warps.first().and_then(PowerWarp::exponent));
         self.previous = Some(gp.hyper.clone());
         self.gp
             .propose_with(&gp, fitted, false, space, history, clock, rng)

@@ -11,7 +11,6 @@ use crate::acquisition::network_search::minimize;
 use crate::acquisition::Search;
 use crate::numerics::warp::PowerWarp;
 use crate::space::Space;
-use crate::strategies::gp_bo::warp_diagnostics;
 use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::network::{centred, flat_tensor, history_points};
@@ -94,17 +93,12 @@ impl NeuralBo {
     /// on the warped values, and its predictions are read back through the inverse. The warp
     /// is increasing, so the Thompson sample's minimizer is the same point in either units.
     fn warped(&self, history: &[Observed]) -> (Vec<Observed>, PowerWarp) {
-        let values: Vec<f64> = (history.iter().filter(|o| !o.fantasy))
-            .map(|o| o.objective)
-            .collect();
-        let warp = PowerWarp::chosen(self.config.warp, self.known_std, &values);
-        let warped = (history.iter())
-            .map(|o| Observed {
-                objective: warp.forward(o.objective),
-                ..o.clone()
-            })
-            .collect();
-        (warped, warp)
+        let choose = |values: &[f64]| PowerWarp::chosen(self.config.warp, self.known_std, values);
+        let (warped, warps) = crate::history::warped(history, choose);
+        (
+            warped,
+            warps.first().copied().unwrap_or(PowerWarp::Identity),
+        )
     }
 
     /// Where the next fit starts.
@@ -230,7 +224,7 @@ impl Strategy for NeuralBo {
         }
         Ok(Proposal {
             unit,
-            diagnostics: domain.annotate(warp_diagnostics(
+            diagnostics: domain.annotate(
                 Diagnostics {
                     predicted: Some(read(predicted)),
                     train_seconds: Some(train_seconds),
@@ -241,9 +235,9 @@ impl Strategy for NeuralBo {
                 }
                 .with("sample", read(sample))
                 // The model's units: the values' own only when they are not warped.
-                .with("sigma", sigma * standardizer.std),
-                &warp,
-            )),
+                .with("sigma", sigma * standardizer.std)
+                .with_some("warp", warp.exponent()),
+            ),
         })
     }
 }
