@@ -38,7 +38,9 @@ macro_rules! real {
 real!(f32);
 real!(f64);
 
-/// `dst = alpha · lhs · rhs`, or `dst += alpha · lhs · rhs` with `add`.
+/// `dst = alpha · lhs · rhs`, or `dst += alpha · lhs · rhs` with `add`; the vector
+/// registers' upper halves cleared after it (every faer product goes through here).
+#[allow(clippy::disallowed_methods)]
 pub(crate) fn product<T: Real>(
     dst: MatMut<T>,
     lhs: MatRef<T>,
@@ -49,6 +51,7 @@ pub(crate) fn product<T: Real>(
 ) {
     let accum = if add { Accum::Add } else { Accum::Replace };
     matmul(dst, accum, lhs, rhs, T::from_f64(alpha), par);
+    crate::vector_state::clear_upper();
 }
 
 /// Where one affine layer `scale W x + b` lives in the flat parameter buffer.
