@@ -8,7 +8,7 @@ use pinnbo_core::run::Run;
 use pinnbo_core::run::{front, outputs};
 use pinnbo_core::Summary;
 use pinnbo_dsl::Problem;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
 fn significant(v: f64, digits: usize) -> f64 {
@@ -19,8 +19,8 @@ fn significant(v: f64, digits: usize) -> f64 {
 
 /// The summary and the history (an error when they cannot be written), then each picture:
 /// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
-/// others are still drawn.
-pub fn write_outputs(run: &mut Run) -> Result<(), String> {
+/// others are still drawn. Returns the pictures drawn.
+pub fn write_outputs(run: &mut Run) -> Result<Vec<PathBuf>, String> {
     run.write_outputs()?;
     let drawn = [
         draw_evaluations(run),
@@ -28,15 +28,28 @@ pub fn write_outputs(run: &mut Run) -> Result<(), String> {
         draw_convergence(run),
         draw_front(run),
     ];
-    for e in drawn.into_iter().filter_map(Result::err) {
-        eprintln!("warning: {e}");
+    let mut pictures = Vec::new();
+    for result in drawn {
+        match result {
+            Ok(picture) => pictures.extend(picture),
+            Err(e) => eprintln!("warning: {e}"),
+        }
     }
-    Ok(())
+    Ok(pictures)
+}
+
+/// What a drawing function returns: the picture's path, None where there is nothing to
+/// draw for this problem or method.
+type Drawn = Result<Option<PathBuf>, String>;
+
+/// `path` once `drawing` has written it.
+fn drawn<E: ToString>(path: PathBuf, drawing: Result<(), E>) -> Drawn {
+    drawing.map_err(|e| e.to_string()).map(|()| Some(path))
 }
 
 /// The best feasible objective so far at each evaluation (with several objectives, the
 /// hypervolume so far), as `convergence.png`.
-fn draw_convergence(run: &Run) -> Result<(), String> {
+fn draw_convergence(run: &Run) -> Drawn {
     let dir = run.dir();
     let several = run.problem().is_multi_objective();
     let best = match several {
@@ -49,7 +62,7 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
         .filter_map(|(i, b)| b.map(|v| ((i + 1) as f64, v)))
         .collect();
     if known.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     // A step line: the best so far holds until the evaluation that improves it.
     let mut points = Vec::with_capacity(2 * known.len());
@@ -63,8 +76,9 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
         run.config().method,
         run.config().seed
     );
-    plot::line(
-        &dir.join("convergence.png"),
+    let path = dir.join("convergence.png");
+    let drawing = plot::line(
+        &path,
         &Line {
             title: &title,
             x: Scale {
@@ -82,21 +96,21 @@ fn draw_convergence(run: &Run) -> Result<(), String> {
             band: &[],
             level: run.problem().optimum.map(|v| ("known optimum", v)),
         },
-    )
-    .map_err(|e| e.to_string())
+    );
+    drawn(path, drawing)
 }
 
 /// With two objectives, every feasible evaluation and the Pareto front through the
 /// non-dominated ones (a step line, each point dominating the region above and right of it
 /// as minimized), as `pareto.png`, in the file's own values.
-fn draw_front(run: &Run) -> Result<(), String> {
+fn draw_front(run: &Run) -> Drawn {
     let p = run.problem();
     let Some(front) = front::front(p, run.records()) else {
-        return Ok(());
+        return Ok(None);
     };
     let names = p.objective_names();
     if names.len() != 2 {
-        return Ok(());
+        return Ok(None);
     }
     let pair = |m: &serde_json::Map<String, serde_json::Value>| {
         let v = |k: usize| m.get(&names[k]).and_then(serde_json::Value::as_f64);
@@ -107,7 +121,7 @@ fn draw_front(run: &Run) -> Result<(), String> {
         .map(|e| (e.objective, e.other_objectives[0]))
         .collect();
     if samples.is_empty() {
-        return Ok(());
+        return Ok(None);
     }
     let mut on_front: Vec<(f64, f64)> = front
         .points
@@ -139,8 +153,9 @@ fn draw_front(run: &Run) -> Result<(), String> {
         run.config().method,
         run.config().seed
     );
-    plot::line(
-        &run.dir().join("pareto.png"),
+    let path = run.dir().join("pareto.png");
+    let drawing = plot::line(
+        &path,
         &Line {
             title: &title,
             x: Scale {
@@ -155,13 +170,13 @@ fn draw_front(run: &Run) -> Result<(), String> {
             band: &[],
             level: None,
         },
-    )
-    .map_err(|e| e.to_string())
+    );
+    drawn(path, drawing)
 }
 
 /// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
 /// true objective (the reference field's, for FDM), as `evaluations.png`.
-fn draw_evaluations(run: &mut Run) -> Result<(), String> {
+fn draw_evaluations(run: &mut Run) -> Drawn {
     let p = run.problem().clone();
     let measured = matches!(
         p.oracle,
@@ -170,7 +185,7 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
     // A picture over a grid reads every variable as continuous.
     let discrete = p.coords.iter().any(|c| c.integer);
     if !(1..=2).contains(&p.dim()) || measured || discrete {
-        return Ok(());
+        return Ok(None);
     }
     let path = run.dir().join("evaluations.png");
     let title = format!("{}: evaluations ({})", p.name, run.config().method);
@@ -189,16 +204,17 @@ fn draw_evaluations(run: &mut Run) -> Result<(), String> {
             .map_or(f64::NAN, |e| e.objective)
     };
     let samples: Vec<(Vec<f64>, f64)> = evaluated.iter().map(|x| (x.clone(), truth(x))).collect();
-    picture(&path, &title, &p, &truth, &samples)
+    let drawing = picture(&path, &title, &p, &truth, &samples);
+    drawn(path, drawing)
 }
 
 /// For 1-D and 2-D problems, the evaluated points over the method's final surrogate mean, as
 /// `surrogate.png` (methods without a surrogate draw nothing).
-fn draw_surrogate(run: &mut Run) -> Result<(), String> {
+fn draw_surrogate(run: &mut Run) -> Drawn {
     let p = run.problem().clone();
     let dim = p.dim();
     if !(1..=2).contains(&dim) || p.coords.iter().any(|c| c.integer) {
-        return Ok(());
+        return Ok(None);
     }
     let steps = if dim == 1 { 400 } else { 60 };
     let axis: Vec<f64> = (0..=steps).map(|i| i as f64 / steps as f64).collect();
@@ -215,7 +231,7 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
         }
     }
     let Some(mean) = run.surrogate_mean(&grid).map_err(|e| e.to_string())? else {
-        return Ok(());
+        return Ok(None);
     };
     // Back to the file's sense (`maximize` is negated inside).
     let mean: Vec<f64> = mean.iter().map(|m| oracle::minimized(&p, *m)).collect();
@@ -237,13 +253,14 @@ fn draw_surrogate(run: &mut Run) -> Result<(), String> {
         .collect();
     let path = run.dir().join("surrogate.png");
     let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
-    picture(&path, &title, &p, &value, &samples)
+    let drawing = picture(&path, &title, &p, &value, &samples);
+    drawn(path, drawing)
 }
 
 /// A 1-D problem's surrogate as `surrogate.png`: its mean with the band of about 95% about
 /// it (mean ± 2 standard deviations, mapped through the method's warp where it has one), the
 /// evaluated points, and the best feasible one marked.
-fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> Result<(), String> {
+fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> Drawn {
     let p = run.problem();
     let space = pinnbo_core::space::Space::of(p);
     // Back to the file's sense (`maximize` is negated inside, which swaps the ends).
@@ -266,8 +283,9 @@ fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> 
         .into_iter()
         .collect();
     let title = format!("{}: surrogate mean ± 2σ ({})", p.name, run.config().method);
-    plot::line(
-        &run.dir().join("surrogate.png"),
+    let path = run.dir().join("surrogate.png");
+    let drawing = plot::line(
+        &path,
         &Line {
             title: &title,
             x: Scale {
@@ -282,8 +300,8 @@ fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> 
             band: &band,
             level: None,
         },
-    )
-    .map_err(|e| e.to_string())
+    );
+    drawn(path, drawing)
 }
 
 /// `value` over a 1-D or 2-D problem's box (a curve or a heat map) with the evaluated points

@@ -404,18 +404,8 @@ impl Optimizer {
     fn plot(&mut self, py: Python<'_>) -> PyResult<Vec<PathBuf>> {
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
-        let drawn = py.detach(|| pinnbo_cli::run_report::write_outputs(run));
-        drawn.map_err(run_error)?;
-        let pictures = [
-            "convergence.png",
-            "surrogate.png",
-            "evaluations.png",
-            "pareto.png",
-        ];
-        Ok((pictures.iter())
-            .map(|name| run.dir().join(name))
-            .filter(|path| path.exists())
-            .collect())
+        py.detach(|| pinnbo_cli::run_report::write_outputs(run))
+            .map_err(run_error)
     }
 
     /// The points asked and not yet told, as an `(n, dim)` array.
