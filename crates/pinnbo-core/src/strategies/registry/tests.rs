@@ -185,7 +185,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
     ];
     let surrogate = [
         ("width", "24"),
-        ("depth", "1"),
+        ("depth", "3"),
         ("activation", "tanh"),
         ("bias", "0.5"),
         ("lambda", "0.1"),
@@ -415,9 +415,16 @@ fn settings_built_in_code_are_checked() {
 fn the_defaults_come_from_the_table() {
     let c = NeuralBoConfig::default();
     assert_eq!(
-        (c.surrogate.width, c.search.candidates, c.warm_steps),
-        (100, 10_000, 100)
+        (
+            c.surrogate.width,
+            c.surrogate.depth,
+            c.search.candidates,
+            c.warm_steps
+        ),
+        (500, 1, 10_000, 100)
     );
+    let c = NeuralCboConfig::default();
+    assert_eq!((c.surrogate.width, c.surrogate.depth), (100, 2));
     let p = PinnBoConfig::default();
     assert_eq!((p.width, p.depth, p.epochs, p.nu), (100, 3, 1000, None));
 }

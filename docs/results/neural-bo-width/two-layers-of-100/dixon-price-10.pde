@@ -5,4 +5,4 @@ var x[d] in [-10, 10]
 minimize (x[1] - 1)^2 + sum(i in 2..d, i*(2*x[i]^2 - x[i-1])^2)
 optimum 0
 budget 100, init 10 sobol
-method neural-bo
+method neural-bo { width 100, depth 2 }

@@ -5,4 +5,4 @@ var x[d] in [-100, 100]
 minimize 1 - cos(2*pi*sqrt(sum(i, x[i]^2))) + 0.1*sqrt(sum(i, x[i]^2))
 optimum 0
 budget 100, init 10 sobol
-method neural-bo
+method neural-bo { width 100, depth 2 }

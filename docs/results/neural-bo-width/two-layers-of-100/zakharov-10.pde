@@ -5,4 +5,4 @@ var x[d] in [-5, 10]
 minimize sum(i, x[i]^2) + sum(i, 0.5*i*x[i])^2 + sum(i, 0.5*i*x[i])^4
 optimum 0
 budget 100, init 10 sobol
-method neural-bo
+method neural-bo { width 100, depth 2 }
