@@ -33,7 +33,7 @@ fn settings_are_checked_against_the_declarations() {
     let s = MethodSettings::new(info, &settings).unwrap();
     assert_eq!(
         (s.count("width"), s.count("depth"), s.choice::<Draw>("draw")),
-        (8, 2, Draw::Pathwise)
+        (8, 1, Draw::Pathwise)
     );
 }
 
