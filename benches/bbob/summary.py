@@ -61,7 +61,11 @@ def main(paths):
             low = min(medians[label][fn] for label in labels)
             for label in labels:
                 wins[label] += medians[label][fn] == low
-        print(f"## d = {dim} ({len(functions)} functions x {len(instances)} instances, {len(common)} runs each)\n")
+        if len(common) == len(functions) * len(instances):
+            shape = f"{len(functions)} functions x {len(instances)} instances"
+        else:
+            shape = f"{len(functions)} functions, not each on every instance"
+        print(f"## d = {dim} ({shape}, {len(common)} runs each)\n")
         print("| method | fraction of (function, target) pairs reached | functions where its median is best |")
         print("|---|---|---|")
         for label in sorted(labels, key=lambda l: -fraction_reached(runs[l])):
