@@ -15,11 +15,16 @@ use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-/// `n` points in [-1, 1]^d on a fixed lattice, and a smooth function's values there.
+/// `count` coordinates in [-1, 1], spread by the fractional parts of multiples of `step`.
+fn spread(count: usize, step: f64) -> Vec<f64> {
+    (0..count)
+        .map(|i| ((i as f64 * step).fract() * 2.0) - 1.0)
+        .collect()
+}
+
+/// `n` points in [-1, 1]^d, and a smooth function's values there.
 fn observations(n: usize, d: usize) -> Observations {
-    let points: Vec<f64> = (0..n * d)
-        .map(|i| ((i as f64 * 0.618_033_988_7).fract() * 2.0) - 1.0)
-        .collect();
+    let points = spread(n * d, 0.618_033_988_7);
     let values: Vec<f64> = points
         .chunks(d)
         .map(|p| {
@@ -87,9 +92,7 @@ fn fits(c: &mut Criterion) {
         });
         let net = network(d, width, depth, activation);
         let dense = DenseNet::new(&net).unwrap();
-        let candidates: Vec<f64> = (0..2048 * d)
-            .map(|i| ((i as f64 * 0.754_877_666).fract() * 2.0) - 1.0)
-            .collect();
+        let candidates = spread(2048 * d, 0.754_877_666);
         group.bench_function(format!("screen-2048/{name}"), |b| {
             b.iter(|| dense.forward(&candidates))
         });

@@ -21,7 +21,7 @@ pub mod sampling;
 pub mod scalar;
 pub mod tangent;
 pub mod train;
-pub mod vector_state;
+mod vector_state;
 
 pub use jet::Jet;
 pub use mlp::{Activation, Mlp, MlpConfig, Parameterization};

@@ -10,7 +10,7 @@
 /// Clears the upper halves of the vector registers (`vzeroupper`) where the CPU has AVX;
 /// nothing elsewhere. A few cycles: called after every faer product that may run a kernel.
 #[inline]
-pub fn clear_upper() {
+pub(crate) fn clear_upper() {
     #[cfg(target_arch = "x86_64")]
     if let Some(avx) = pulp::core_arch::x86::Avx::try_new() {
         avx._mm256_zeroupper();
