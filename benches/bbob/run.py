@@ -158,23 +158,33 @@ def part(label, dim, fn):
 
 def merge(out):
     """Moves each job's COCO files (``exdata/<label>-d<d>-f<fn>*/``: one function's files)
-    into ``coco/<label>-d<d>/``, the folder cocopp reads as one algorithm."""
+    into ``coco/<label>-d<d>/``, the folder cocopp reads as one algorithm. A function whose
+    files are there already (a run resumed with more instances) keeps its new files in a
+    subfolder: cocopp reads folders recursively and joins one function's instances."""
     exdata = os.path.join(out, "exdata")
     if not os.path.isdir(exdata):
         return
     for name in sorted(os.listdir(exdata)):
-        label_dim = name.rsplit("-f", 1)[0]
-        target = os.path.join(out, "coco", label_dim)
-        for root, _, files in os.walk(os.path.join(exdata, name)):
-            relative = os.path.relpath(root, os.path.join(exdata, name))
-            os.makedirs(os.path.join(target, relative), exist_ok=True)
-            for file in files:
-                destination = os.path.join(target, relative, file)
-                if not os.path.exists(destination):
-                    shutil.move(os.path.join(root, file), destination)
-        shutil.rmtree(os.path.join(exdata, name))
+        source = os.path.join(exdata, name)
+        target = os.path.join(out, "coco", name.rsplit("-f", 1)[0])
+        files = [os.path.relpath(os.path.join(root, f), source) for root, _, fs in os.walk(source) for f in fs]
+        if any(os.path.exists(os.path.join(target, f)) for f in files):
+            target = unused(os.path.join(target, name))
+        for file in files:
+            os.makedirs(os.path.dirname(os.path.join(target, file)), exist_ok=True)
+            shutil.move(os.path.join(source, file), os.path.join(target, file))
+        shutil.rmtree(source)
     if not os.listdir(exdata):
         os.rmdir(exdata)
+
+
+def unused(path):
+    """``path``, or ``path-2``, ``path-3``, ... : the first that does not exist."""
+    k, candidate = 1, path
+    while os.path.exists(candidate):
+        k += 1
+        candidate = f"{path}-{k}"
+    return candidate
 
 
 def main():
