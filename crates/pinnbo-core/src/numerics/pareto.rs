@@ -31,8 +31,9 @@ pub fn non_dominated(points: &[Vec<f64>]) -> Vec<usize> {
 }
 
 /// The measure of the region some point dominates and `reference` bounds:
-/// `{z : p ≤ z ≤ reference for some p}`. Exact, by slicing along the last objective
-/// (`O(n^m)` for `n` points in `m` objectives: the fronts of a run's budget).
+/// `{z : p ≤ z ≤ reference for some p}`. Exact, by slicing along the last objective:
+/// `O(n log n)` for `n` points in two objectives, a factor `n` more for each further one
+/// (the fronts of a run's budget).
 pub fn hypervolume(points: &[Vec<f64>], reference: &[f64]) -> f64 {
     let inside: Vec<&[f64]> = (points.iter())
         .filter(|p| p.iter().zip(reference).all(|(v, r)| v < r))
@@ -52,6 +53,21 @@ fn slices(points: &[&[f64]], reference: &[f64]) -> f64 {
     }
     let mut sorted: Vec<&[f64]> = points.to_vec();
     sorted.sort_by(|a, b| a[m - 1].total_cmp(&b[m - 1]));
+    if m == 2 {
+        // Each slice's width is the lowest first objective so far: a running minimum gives
+        // the same numbers as the general case's one-objective call, in O(n) after the sort.
+        let mut lowest = f64::INFINITY;
+        let mut total = 0.0;
+        for (i, p) in sorted.iter().enumerate() {
+            lowest = lowest.min(p[0]);
+            let top = sorted.get(i + 1).map_or(reference[1], |q| q[1]);
+            let depth = top - p[1];
+            if depth > 0.0 {
+                total += depth * (reference[0] - lowest);
+            }
+        }
+        return total;
+    }
     let mut total = 0.0;
     for i in 0..sorted.len() {
         let top = sorted.get(i + 1).map_or(reference[m - 1], |p| p[m - 1]);
@@ -188,6 +204,43 @@ mod tests {
             .collect();
         let hv = hypervolume(&zdt1, &[1.0, 1.0]);
         assert!((hv - 2.0 / 3.0).abs() < 2e-3, "{hv}");
+    }
+
+    /// On random sets of up to 8 points in 2 and 3 objectives, the sweep agrees with
+    /// inclusion–exclusion over the points' boxes `[p, reference]` (a subset's boxes meet in
+    /// the box of their componentwise maximum).
+    #[test]
+    fn the_hypervolume_agrees_with_inclusion_exclusion() {
+        let mut rng = ChaCha8Rng::seed_from_u64(7);
+        for m in [2, 3] {
+            let reference = vec![1.0; m];
+            for n in 1..=8 {
+                let points: Vec<Vec<f64>> = (0..n)
+                    .map(|_| (0..m).map(|_| rng.random_range(-0.2..1.1)).collect())
+                    .collect();
+                let mut expected = 0.0;
+                for subset in 1..(1u32 << n) {
+                    let corner: Vec<f64> = (0..m)
+                        .map(|k| {
+                            (0..n)
+                                .filter(|i| subset & (1 << i) != 0)
+                                .map(|i| points[i][k])
+                                .fold(f64::NEG_INFINITY, f64::max)
+                        })
+                        .collect();
+                    let volume: f64 = (corner.iter().zip(&reference))
+                        .map(|(c, r)| (r - c).max(0.0))
+                        .product();
+                    let sign = (-1.0f64).powi(subset.count_ones() as i32 + 1);
+                    expected += sign * volume;
+                }
+                let hv = hypervolume(&points, &reference);
+                assert!(
+                    (hv - expected).abs() < 1e-12,
+                    "m {m}, n {n}: {hv} vs {expected}"
+                );
+            }
+        }
     }
 
     /// The exact two-objective expectation agrees with the sampled one (200 000 draws)
