@@ -116,9 +116,8 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
         (Some(why), _) => Outcome::Failed(why.clone()),
         (None, Some(told)) => match objectives(run.problem(), told) {
             Ok(values) => Outcome::Values(Evaluation {
-                objective: values[0],
+                objectives: values,
                 constraints: o.constraints.clone(),
-                other_objectives: values[1..].to_vec(),
             }),
             Err(message) => {
                 eprintln!("error: {message}");

@@ -3,7 +3,6 @@
 //! (`stats.csv`) and `report.md`.
 
 use crate::exit::Exit;
-use crate::plot::{self, Band, Bands, Scale};
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::bench::results::{self, Comparison, Report, Row};
 use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
@@ -12,6 +11,7 @@ use pinnbo_core::run::outputs::{cell, csv_document};
 use pinnbo_core::strategies::registry;
 use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
+use pinnbo_report::plot::{self, Band, Bands, Scale};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};

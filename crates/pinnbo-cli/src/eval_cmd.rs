@@ -202,7 +202,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
             let e = oracle
                 .evaluate(x)
                 .map_err(|f| format!("the oracle failed: {f}"))?;
-            (e.objectives().collect(), e.constraints)
+            (e.objectives, e.constraints)
         }
     };
     let names = p.constraints.iter().map(|c| c.name.clone());

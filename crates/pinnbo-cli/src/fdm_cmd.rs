@@ -2,11 +2,11 @@
 //! write the field as CSV and a picture.
 
 use crate::exit::Exit;
-use crate::plot::{self, HeatMap, Line, Scale};
 use pinnbo_dsl::ir::Problem;
 use pinnbo_dsl::Style;
 use pinnbo_fdm::problem::{self, Solved};
 use pinnbo_fdm::Extremum;
+use pinnbo_report::plot::{self, HeatMap, Line, Scale};
 use std::path::{Path, PathBuf};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]

@@ -12,9 +12,8 @@ mod fdm_cmd;
 pub mod formats;
 mod help_cmd;
 mod methods_cmd;
-pub mod plot;
-pub mod run_report;
 mod solve_cmd;
+mod solve_report;
 mod threads;
 
 use clap::{Parser, Subcommand};

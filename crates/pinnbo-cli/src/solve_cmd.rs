@@ -150,9 +150,16 @@ pub fn run(options: &Options, style: Style) -> Exit {
     };
     let outcome = drive(&mut run, options.quiet || options.json, options.parallel);
     let summary = run.summary();
-    if let Err(e) = crate::run_report::write_outputs(&mut run) {
-        eprintln!("error: {e}");
-        return Exit::Invalid;
+    match pinnbo_report::write_outputs(&mut run) {
+        Ok(written) => {
+            for warning in &written.warnings {
+                eprintln!("warning: {warning}");
+            }
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            return Exit::Invalid;
+        }
     }
     if options.json {
         println!(
@@ -160,7 +167,7 @@ pub fn run(options: &Options, style: Style) -> Exit {
             serde_json::to_string_pretty(&summary).expect("plain data")
         );
     } else if !options.quiet {
-        crate::run_report::print_report(&run, &summary);
+        crate::solve_report::print_report(&run, &summary);
     }
     match outcome {
         Ok(()) => Exit::Success,

@@ -41,7 +41,7 @@ fn main() {
                 record.index + 1,
                 record.x[0],
                 record.x[1],
-                e.objective
+                e.objective()
             );
         }
     }

@@ -62,7 +62,7 @@ fn main() {
                 "{:2}  f({:.4}) = {:+.5}{}",
                 record.index + 1,
                 record.x[0],
-                e.objective,
+                e.objective(),
                 nu.map(|v| format!("   ν_t = {v:.3}")).unwrap_or_default()
             );
         }

@@ -56,7 +56,7 @@ fn main() {
         .iter()
         .map(|u| {
             let e = oracle.evaluate(&space.to_box(u)).expect("an evaluation");
-            minimized(&base, e.objective)
+            minimized(&base, e.objective())
         })
         .collect();
     let range = truth.iter().cloned().fold(f64::MIN, f64::max)

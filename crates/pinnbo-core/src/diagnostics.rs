@@ -22,19 +22,31 @@ pub struct Diagnostics {
     pub epochs: Option<u64>,
     /// The trust region's side, when the search had one.
     pub region_side: Option<f64>,
+    /// An expected-improvement step's largest (augmented) expected improvement as a share of
+    /// the observations' standard deviation: what the run's convergence report reads.
+    pub expected_improvement_relative: Option<f64>,
     /// Method-specific values, by name.
     pub extra: Map<String, Value>,
 }
 
 /// The typed fields' names, as in the journal.
-const TYPED: [&str; 6] = [
+const TYPED: [&str; 7] = [
     "predicted",
     "train_seconds",
     "acquisition_seconds",
     "train_loss",
     "epochs",
     "region_side",
+    "expected_improvement_relative",
 ];
+
+/// The diagnostic of the pde's fitted constants (`param`): each one's estimate by name, as
+/// the run's summary reports them.
+pub const PARAMETERS: &str = "parameters";
+
+/// Below this share of the observations' standard deviation, no point's expected improvement
+/// is worth reporting: the run counts as converged (docs/algorithms.md §6).
+pub const CONVERGED: f64 = 1e-3;
 
 impl Diagnostics {
     /// A method-specific value.
@@ -72,6 +84,7 @@ impl Diagnostics {
             self.train_loss.map(Value::from),
             self.epochs.map(Value::from),
             self.region_side.map(Value::from),
+            self.expected_improvement_relative.map(Value::from),
         ];
         for (key, value) in TYPED.iter().zip(typed) {
             if let Some(v) = value {
@@ -94,6 +107,7 @@ impl Diagnostics {
         let acquisition_seconds = number("acquisition_seconds");
         let train_loss = number("train_loss");
         let region_side = number("region_side");
+        let expected_improvement_relative = number("expected_improvement_relative");
         let epochs = map.get("epochs").and_then(Value::as_u64);
         if epochs.is_some() {
             map.remove("epochs");
@@ -105,6 +119,7 @@ impl Diagnostics {
             train_loss,
             epochs,
             region_side,
+            expected_improvement_relative,
             extra: map,
         }
     }

@@ -7,8 +7,9 @@ use crate::numerics::warp::PowerWarp;
 pub struct Observed {
     /// The point in `[0, 1]^d`.
     pub unit: Vec<f64>,
-    /// The objective as minimized (negated for `maximize`), as observed (with noise).
-    pub objective: f64,
+    /// Every objective as minimized (negated for `maximize`), as observed (with noise), in
+    /// the file's order: never empty.
+    pub objectives: Vec<f64>,
     /// Constraint values as observed, feasible when `<= 0`.
     pub constraints: Vec<f64>,
     /// Proposed by the strategy (false: the initial design's).
@@ -16,8 +17,6 @@ pub struct Observed {
     /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
     /// a model sees it as one, a score of predictions does not.
     pub fantasy: bool,
-    /// With several objectives, those after the first as minimized, in the file's order.
-    pub other_objectives: Vec<f64>,
 }
 
 impl Observed {
@@ -27,27 +26,16 @@ impl Observed {
     pub fn initial(objective: f64, constraints: Vec<f64>, unit: Vec<f64>) -> Observed {
         Observed {
             unit,
-            objective,
+            objectives: vec![objective],
             constraints,
             proposed: false,
             fantasy: false,
-            other_objectives: Vec::new(),
         }
     }
 
-    /// The `k`-th objective as minimized (from 0).
-    pub fn objective_at(&self, k: usize) -> f64 {
-        match k {
-            0 => self.objective,
-            _ => self.other_objectives[k - 1],
-        }
-    }
-
-    /// Every objective as minimized, the first first.
-    pub fn objectives(&self) -> Vec<f64> {
-        std::iter::once(self.objective)
-            .chain(self.other_objectives.iter().copied())
-            .collect()
+    /// The first objective as minimized.
+    pub fn objective(&self) -> f64 {
+        self.objectives[0]
     }
 }
 
@@ -64,24 +52,23 @@ pub fn warped(
     history: &[Observed],
     choose: impl Fn(&[f64]) -> PowerWarp,
 ) -> (Vec<Observed>, Vec<PowerWarp>) {
-    let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
+    let m = history.first().map_or(0, |o| o.objectives.len());
     let warps: Vec<PowerWarp> = (0..m)
         .map(|k| {
             let values: Vec<f64> = (history.iter())
                 .filter(|o| !o.fantasy)
-                .map(|o| o.objective_at(k))
+                .map(|o| o.objectives[k])
                 .collect();
             choose(&values)
         })
         .collect();
     let warped = (history.iter())
         .map(|o| {
-            let v: Vec<f64> = (o.objectives().iter().zip(&warps))
+            let objectives = (o.objectives.iter().zip(&warps))
                 .map(|(y, w)| w.forward(*y))
                 .collect();
             Observed {
-                objective: v[0],
-                other_objectives: v[1..].to_vec(),
+                objectives,
                 ..o.clone()
             }
         })

@@ -12,13 +12,28 @@ use pinnbo_dsl::Problem;
 pub struct Space {
     pub lo: Vec<f64>,
     pub hi: Vec<f64>,
-    /// Which variables are on a log scale (their `lo` is positive).
-    pub log: Vec<bool>,
-    /// Which variables take integer values (categorical ones included: their levels'
+    /// How each variable maps onto its unit interval.
+    pub scales: Vec<Scale>,
+}
+
+/// How one variable maps onto its unit interval.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    Linear,
+    /// Linear in the logarithm (the variable's `lo` is positive).
+    Log,
+    /// Integers `lo..=hi`, each owning an equal share.
+    Integer,
+    /// Levels numbered `0..levels − 1` like integers, in no order.
+    Categorical,
+}
+
+impl Scale {
+    /// Whether the variable takes integer values (a categorical one: its levels'
     /// positions).
-    pub integer: Vec<bool>,
-    /// Which variables are categorical.
-    pub categorical: Vec<bool>,
+    pub fn is_discrete(self) -> bool {
+        matches!(self, Scale::Integer | Scale::Categorical)
+    }
 }
 
 /// How one coordinate of the unit cube varies.
@@ -57,25 +72,23 @@ impl Kind {
 
 impl Space {
     pub fn of(problem: &Problem) -> Space {
+        let scale = |c: &pinnbo_dsl::ir::Coordinate| match (c.is_categorical(), c.integer, c.log) {
+            (true, _, _) => Scale::Categorical,
+            (false, true, _) => Scale::Integer,
+            (false, false, true) => Scale::Log,
+            (false, false, false) => Scale::Linear,
+        };
         Space {
             lo: problem.lower(),
             hi: problem.upper(),
-            log: problem.coords.iter().map(|c| c.log).collect(),
-            integer: problem.coords.iter().map(|c| c.integer).collect(),
-            categorical: problem.coords.iter().map(|c| c.is_categorical()).collect(),
+            scales: problem.coords.iter().map(scale).collect(),
         }
     }
 
     /// A box of continuous variables on a linear scale.
     pub fn linear(lo: Vec<f64>, hi: Vec<f64>) -> Space {
-        let no = vec![false; lo.len()];
-        Space {
-            lo,
-            hi,
-            log: no.clone(),
-            integer: no.clone(),
-            categorical: no,
-        }
+        let scales = vec![Scale::Linear; lo.len()];
+        Space { lo, hi, scales }
     }
 
     /// Each coordinate's kind.
@@ -83,10 +96,10 @@ impl Space {
         (0..self.dim())
             .map(|i| {
                 let n = (self.hi[i] - self.lo[i]) as usize + 1;
-                match (self.categorical[i], self.integer[i]) {
-                    (true, _) => Kind::Levels(n),
-                    (false, true) => Kind::Integers(n),
-                    _ => Kind::Continuous,
+                match self.scales[i] {
+                    Scale::Categorical => Kind::Levels(n),
+                    Scale::Integer => Kind::Integers(n),
+                    Scale::Linear | Scale::Log => Kind::Continuous,
                 }
             })
             .collect()
@@ -101,15 +114,15 @@ impl Space {
         (u.iter().enumerate())
             .map(|(i, u)| {
                 let (lo, hi) = (self.lo[i], self.hi[i]);
-                if self.integer[i] {
+                match self.scales[i] {
                     // `+ 0.0` turns a rounded −0 into 0.
-                    return (lo - 0.5 + u * (hi - lo + 1.0)).round().clamp(lo, hi) + 0.0;
-                }
-                match self.log[i] {
+                    Scale::Integer | Scale::Categorical => {
+                        (lo - 0.5 + u * (hi - lo + 1.0)).round().clamp(lo, hi) + 0.0
+                    }
                     // The ends exactly: a bound is a value the user wrote.
-                    true if *u >= 1.0 => hi,
-                    true => (lo * (hi / lo).powf(*u)).clamp(lo, hi),
-                    false => lo + u * (hi - lo),
+                    Scale::Log if *u >= 1.0 => hi,
+                    Scale::Log => (lo * (hi / lo).powf(*u)).clamp(lo, hi),
+                    Scale::Linear => lo + u * (hi - lo),
                 }
             })
             .collect()
@@ -120,12 +133,10 @@ impl Space {
         (x.iter().enumerate())
             .map(|(i, x)| {
                 let (lo, hi) = (self.lo[i], self.hi[i]);
-                if self.integer[i] {
-                    return (x - lo + 0.5) / (hi - lo + 1.0);
-                }
-                match self.log[i] {
-                    true => (x / lo).ln() / (hi / lo).ln(),
-                    false => (x - lo) / (hi - lo),
+                match self.scales[i] {
+                    Scale::Integer | Scale::Categorical => (x - lo + 0.5) / (hi - lo + 1.0),
+                    Scale::Log => (x / lo).ln() / (hi / lo).ln(),
+                    Scale::Linear => (x - lo) / (hi - lo),
                 }
             })
             .collect()
@@ -140,7 +151,9 @@ impl Space {
         if !taken(&x) {
             return Some(x);
         }
-        let ints: Vec<usize> = (0..self.dim()).filter(|&i| self.integer[i]).collect();
+        let ints: Vec<usize> = (0..self.dim())
+            .filter(|&i| self.scales[i].is_discrete())
+            .collect();
         let widest = ints
             .iter()
             .map(|&i| self.hi[i] - self.lo[i])
@@ -198,9 +211,7 @@ mod tests {
         let space = Space {
             lo: vec![1e-4, 0.0],
             hi: vec![1e-1, 2.0],
-            log: vec![true, false],
-            integer: vec![false, false],
-            categorical: vec![false, false],
+            scales: vec![Scale::Log, Scale::Linear],
         };
         let x = space.to_box(&[1.0 / 3.0, 0.25]);
         assert!((x[0] - 1e-3).abs() < 1e-15, "{x:?}");
@@ -219,9 +230,7 @@ mod tests {
         let space = Space {
             lo: vec![1.0, 0.0],
             hi: vec![4.0, 1.0],
-            log: vec![false, false],
-            integer: vec![true, false],
-            categorical: vec![false, false],
+            scales: vec![Scale::Integer, Scale::Linear],
         };
         let n = |u: f64| space.to_box(&[u, 0.5])[0];
         assert_eq!(

@@ -88,14 +88,14 @@ pub fn history<'py>(
     out.set_item("x", matrix(py, xs, problem.dim())?)?;
     let objective: Vec<f64> = records
         .iter()
-        .map(|r| r.observed.as_ref().map_or(f64::NAN, |e| e.objective))
+        .map(|r| r.observed.as_ref().map_or(f64::NAN, |e| e.objective()))
         .collect();
     out.set_item("objective", array(py, objective)?)?;
     if problem.is_multi_objective() {
         let k = problem.objectives().count();
         let all: Vec<Vec<f64>> = (records.iter())
             .map(|r| match &r.observed {
-                Some(e) => e.objectives().collect(),
+                Some(e) => e.objectives.clone(),
                 None => vec![f64::NAN; k],
             })
             .collect();

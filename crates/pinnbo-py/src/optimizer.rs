@@ -404,8 +404,13 @@ impl Optimizer {
     fn plot(&mut self, py: Python<'_>) -> PyResult<Vec<PathBuf>> {
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
-        py.detach(|| pinnbo_cli::run_report::write_outputs(run))
-            .map_err(run_error)
+        let written = py
+            .detach(|| pinnbo_report::write_outputs(run))
+            .map_err(run_error)?;
+        for warning in &written.warnings {
+            eprintln!("warning: {warning}");
+        }
+        Ok(written.pictures)
     }
 
     /// The points asked and not yet told, as an `(n, dim)` array.
@@ -437,7 +442,7 @@ impl Optimizer {
                 row.insert("phase".into(), r.phase.name().into());
                 row.extend(pinnbo_core::run::named_values(p, &r.x));
                 let values: Vec<Option<f64>> = match &r.observed {
-                    Some(e) => e.objectives().map(Some).collect(),
+                    Some(e) => e.objectives.iter().copied().map(Some).collect(),
                     None => vec![None; objectives.len()],
                 };
                 row.extend(
@@ -619,9 +624,8 @@ fn outcomes(
         .zip(constraints)
         .map(|(values, constraints)| {
             Outcome::Values(Evaluation {
-                objective: values[0],
+                objectives: values,
                 constraints,
-                other_objectives: values[1..].to_vec(),
             })
         })
         .collect())

@@ -109,9 +109,8 @@ fn evaluation(value: &Bound<'_, PyAny>, objectives: &[String]) -> Result<Evaluat
             None => Vec::new(),
         };
         return Ok(Evaluation {
-            objective: values[0],
+            objectives: values,
             constraints,
-            other_objectives: values[1..].to_vec(),
         });
     }
     if let Ok(dict) = value.cast::<PyDict>() {

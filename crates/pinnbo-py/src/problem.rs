@@ -2,7 +2,6 @@
 //! diagnostics as `pinnbo check` (raised as `ProblemError`, the rendered report).
 
 use crate::convert::matrix;
-use crate::optimizer::{Optimizer, Options};
 use crate::ProblemError;
 use pinnbo_dsl::ir::{Sense, SettingValue};
 use pinnbo_dsl::{LoadError, Source, Style};
@@ -120,9 +119,8 @@ impl Problem {
     /// (a command only with `allow_exec=True`). Returns the finished `Optimizer`.
     #[pyo3(signature = (oracle = None, *, method = None, seed = None, budget = None, out = None, allow_exec = false, keep = false, callback = None, **settings))]
     #[allow(clippy::too_many_arguments)]
-    fn solve(
-        &self,
-        py: Python<'_>,
+    fn solve<'py>(
+        slf: &Bound<'py, Self>,
         oracle: Option<Py<PyAny>>,
         method: Option<String>,
         seed: Option<u64>,
@@ -131,18 +129,25 @@ impl Problem {
         allow_exec: bool,
         keep: bool,
         callback: Option<Py<PyAny>>,
-        settings: Option<&Bound<'_, PyDict>>,
-    ) -> PyResult<Optimizer> {
-        let options = Options {
-            method,
-            seed,
-            budget,
-            out,
-            allow_exec,
-            keep,
-        };
-        let mut optimizer = Optimizer::create(py, &self.inner, options, settings, oracle)?;
-        optimizer.run_to_budget(py, callback)?;
+        settings: Option<&Bound<'py, PyDict>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        // `Optimizer(self, ..).run(callback)`, reached through Python: the optimizer's
+        // module builds on this one, so this one does not name it.
+        let py = slf.py();
+        let kwargs = PyDict::new(py);
+        kwargs.set_item("method", method.as_deref().unwrap_or("auto"))?;
+        kwargs.set_item("seed", seed)?;
+        kwargs.set_item("out", out)?;
+        kwargs.set_item("budget", budget)?;
+        kwargs.set_item("oracle", oracle)?;
+        kwargs.set_item("allow_exec", allow_exec)?;
+        kwargs.set_item("keep", keep)?;
+        if let Some(settings) = settings {
+            kwargs.update(settings.as_mapping())?;
+        }
+        let optimizer =
+            (py.import("pinnbo._pinnbo")?.getattr("Optimizer")?).call((slf,), Some(&kwargs))?;
+        optimizer.call_method1("run", (callback,))?;
         Ok(optimizer)
     }
 

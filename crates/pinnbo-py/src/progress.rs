@@ -54,7 +54,7 @@ impl Observer for Progress {
 fn summary_line(run: &Run, record: &Record, best: Option<f64>) -> String {
     let value = match (&record.observed, &record.failure) {
         (_, Some(why)) => format!("failed: {why}"),
-        (Some(e), None) => format!("objective {}", e.objective),
+        (Some(e), None) => format!("objective {}", e.objective()),
         (None, None) => "no value".to_string(),
     };
     let best = best.map_or(String::new(), |b| {
@@ -89,10 +89,10 @@ fn evaluation<'py>(
     let at = serde_json::Value::Object(named_values(p, &record.x));
     out.set_item("at", json(py, &at)?)?;
     let observed = record.observed.as_ref();
-    out.set_item("objective", observed.map(|e| e.objective))?;
+    out.set_item("objective", observed.map(|e| e.objective()))?;
     let objectives = PyDict::new(py);
     if let Some(e) = observed {
-        for (name, v) in p.objective_names().into_iter().zip(e.objectives()) {
+        for (name, v) in p.objective_names().into_iter().zip(&e.objectives) {
             objectives.set_item(name, v)?;
         }
     }

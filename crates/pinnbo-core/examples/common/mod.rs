@@ -51,7 +51,7 @@ pub fn observe(
             let e = oracle
                 .evaluate(&space.to_box(&unit))
                 .expect("an evaluation");
-            Observed::initial(minimized(problem, e.objective), e.constraints, unit)
+            Observed::initial(minimized(problem, e.objective()), e.constraints, unit)
         })
         .collect()
 }

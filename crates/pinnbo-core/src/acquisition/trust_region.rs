@@ -133,7 +133,7 @@ fn improves(o: &Observed, b: &Observed, margin: f64) -> bool {
     if vo != vb {
         return vo < vb;
     }
-    o.objective < b.objective - margin * b.objective.abs()
+    o.objective() < b.objective() - margin * b.objective().abs()
 }
 
 #[cfg(test)]
@@ -144,11 +144,10 @@ mod tests {
     fn observed(unit: Vec<f64>, objective: f64, proposed: bool) -> Observed {
         Observed {
             unit,
-            objective,
+            objectives: vec![objective],
             constraints: vec![],
             proposed,
             fantasy: false,
-            other_objectives: Vec::new(),
         }
     }
 

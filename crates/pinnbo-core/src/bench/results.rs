@@ -104,7 +104,7 @@ pub fn rows(
             seconds += r.propose_seconds + r.evaluate_seconds;
             if let (Some(e), Some(opt)) = (r.truth(), opt) {
                 let violation: f64 = e.constraints.iter().map(|c| c.max(0.0)).sum();
-                let value = (minimized(problem, e.objective) - opt).max(0.0) + violation;
+                let value = (minimized(problem, e.objective()) - opt).max(0.0) + violation;
                 least_rpv = Some(least_rpv.map_or(value, |l| l.min(value)));
             }
             Row {

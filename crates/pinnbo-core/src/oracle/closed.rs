@@ -4,8 +4,8 @@ use super::{Evaluation, Failure, Oracle, SetupError};
 use pinnbo_dsl::{Compiled, Problem};
 
 pub struct ClosedFormOracle {
-    objective: Compiled,
-    other_objectives: Vec<Compiled>,
+    /// Every objective's, in the file's order.
+    objectives: Vec<Compiled>,
     constraints: Vec<Compiled>,
 }
 
@@ -24,12 +24,7 @@ impl ClosedFormOracle {
                 ))
             })
         };
-        let objective = compile(
-            &problem.objective.expr,
-            problem.objective.span,
-            "the objective",
-        )?;
-        let other_objectives = (problem.other_objectives.iter())
+        let objectives = (problem.objectives())
             .map(|o| compile(&o.expr, o.span, "the objective"))
             .collect::<Result<_, _>>()?;
         let constraints = problem
@@ -38,8 +33,7 @@ impl ClosedFormOracle {
             .map(|c| compile(&c.expr, c.span, &format!("constraint `{}`", c.name)))
             .collect::<Result<_, _>>()?;
         Ok(ClosedFormOracle {
-            objective,
-            other_objectives,
+            objectives,
             constraints,
         })
     }
@@ -48,9 +42,8 @@ impl ClosedFormOracle {
 impl Oracle for ClosedFormOracle {
     fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
         Ok(Evaluation {
-            objective: self.objective.eval(x),
+            objectives: self.objectives.iter().map(|o| o.eval(x)).collect(),
             constraints: self.constraints.iter().map(|c| c.eval(x)).collect(),
-            other_objectives: self.other_objectives.iter().map(|o| o.eval(x)).collect(),
         })
     }
 

@@ -264,9 +264,8 @@ fn parse_json(
         )));
     }
     Ok(Evaluation {
-        objective: values[0],
+        objectives: values,
         constraints: listed,
-        other_objectives: values[1..].to_vec(),
     })
 }
 
@@ -425,7 +424,7 @@ mod tests {
         let mut o = oracle(&dir, "sleep 30 & echo $! > bg.pid; echo 0.25", "");
         let clock = Instant::now();
         let result = o.evaluate(&[0.5]).unwrap();
-        assert_eq!(result.objective, 0.25);
+        assert_eq!(result.objective(), 0.25);
         assert!(
             clock.elapsed() < Duration::from_secs(20),
             "waited for the background job"
@@ -446,7 +445,7 @@ mod tests {
         let detach = |file: &str| format!("setsid sleep 30 & echo $! > {file}; ");
         let mut o = oracle(&dir, &format!("{}sleep 0.2; echo 0.5", detach("a.pid")), "");
         let clock = Instant::now();
-        assert_eq!(o.evaluate(&[0.5]).unwrap().objective, 0.5);
+        assert_eq!(o.evaluate(&[0.5]).unwrap().objective(), 0.5);
         assert!(clock.elapsed() < Duration::from_secs(20), "waited for it");
         let mut timed = oracle(&dir, &format!("{}sleep 30", detach("b.pid")), "timeout 1 s");
         let clock = Instant::now();
@@ -502,7 +501,7 @@ mod tests {
         );
         let two = ["weight".to_string(), "sag".to_string()];
         let both = parse_json(r#"{"sag": 2, "weight": 1}"#, &two, 0).unwrap();
-        assert_eq!(both.objectives().collect::<Vec<_>>(), vec![1.0, 2.0]);
+        assert_eq!(both.objectives, vec![1.0, 2.0]);
         let missing = parse_json(r#"{"weight": 1}"#, &two, 0).unwrap_err();
         assert!(
             missing.to_string().contains("the JSON has no \"sag\""),

@@ -15,30 +15,61 @@ use pinnbo_dsl::ir::{Oracle as OracleSpec, Sense};
 use pinnbo_dsl::Problem;
 use serde::{Deserialize, Serialize};
 
-/// One evaluation's values, in the problem file's own sense (not negated for `maximize`).
+/// One evaluation's values, in the problem file's own sense (not negated for `maximize`):
+/// every objective's, then every constraint's. The journal keeps its own layout (the first
+/// objective by itself, the others after the constraints: [`Recorded`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(into = "Recorded", from = "Recorded")]
 pub struct Evaluation {
-    pub objective: f64,
+    /// Every objective's value in the file's order: never empty.
+    pub objectives: Vec<f64>,
     /// `c_k(x)`, feasible when `<= 0`, in the file's order.
     pub constraints: Vec<f64>,
-    /// With several objectives, the values of those after the first, in the file's order.
+}
+
+/// An [`Evaluation`] as the journal writes it.
+#[derive(Serialize, Deserialize)]
+struct Recorded {
+    objective: f64,
+    constraints: Vec<f64>,
+    /// With several objectives, the values of those after the first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub other_objectives: Vec<f64>,
+    other_objectives: Vec<f64>,
+}
+
+impl From<Evaluation> for Recorded {
+    fn from(e: Evaluation) -> Recorded {
+        let mut objectives = e.objectives.into_iter();
+        Recorded {
+            objective: objectives.next().unwrap_or(f64::NAN),
+            constraints: e.constraints,
+            other_objectives: objectives.collect(),
+        }
+    }
+}
+
+impl From<Recorded> for Evaluation {
+    fn from(r: Recorded) -> Evaluation {
+        let objectives = std::iter::once(r.objective).chain(r.other_objectives);
+        Evaluation {
+            objectives: objectives.collect(),
+            constraints: r.constraints,
+        }
+    }
 }
 
 impl Evaluation {
     /// One objective's value and the constraints'.
     pub fn new(objective: f64, constraints: Vec<f64>) -> Evaluation {
         Evaluation {
-            objective,
+            objectives: vec![objective],
             constraints,
-            other_objectives: Vec::new(),
         }
     }
 
-    /// Every objective's value, the first first.
-    pub fn objectives(&self) -> impl Iterator<Item = f64> + '_ {
-        std::iter::once(self.objective).chain(self.other_objectives.iter().copied())
+    /// The first objective's value.
+    pub fn objective(&self) -> f64 {
+        self.objectives[0]
     }
 
     /// Every constraint holds (`c_k <= 0`).
@@ -48,10 +79,10 @@ impl Evaluation {
 
     /// The first non-finite value, named, if any.
     pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {
-        if !self.objective.is_finite() {
-            return Some(format!("the objective is {}", self.objective));
+        if !self.objective().is_finite() {
+            return Some(format!("the objective is {}", self.objective()));
         }
-        if let Some(v) = self.other_objectives.iter().find(|v| !v.is_finite()) {
+        if let Some(v) = self.objectives[1..].iter().find(|v| !v.is_finite()) {
             return Some(format!("an objective is {v}"));
         }
         self.constraints
@@ -172,9 +203,9 @@ pub fn from_problem(problem: &Problem, allow_exec: bool) -> Result<Box<dyn Oracl
 
 /// Every objective of `e` as the loop minimizes it (negated for `maximize`), the first first.
 pub fn minimized_objectives(problem: &Problem, e: &Evaluation) -> Vec<f64> {
-    (problem.objectives().zip(e.objectives()))
+    (problem.objectives().zip(&e.objectives))
         .map(|(o, v)| match o.sense {
-            Sense::Minimize => v,
+            Sense::Minimize => *v,
             Sense::Maximize => -v,
         })
         .collect()
@@ -184,9 +215,8 @@ pub fn minimized_objectives(problem: &Problem, e: &Evaluation) -> Vec<f64> {
 pub fn minimized_reference(problem: &Problem) -> Option<Vec<f64>> {
     let reference = problem.reference.as_ref()?;
     let e = Evaluation {
-        objective: reference[0],
+        objectives: reference.clone(),
         constraints: Vec::new(),
-        other_objectives: reference[1..].to_vec(),
     };
     Some(minimized_objectives(problem, &e))
 }

@@ -68,7 +68,7 @@ impl NoiseModel {
                     let Ok(e) = oracle.evaluate(&space.to_box(&u)) else {
                         continue;
                     };
-                    for (i, v) in std::iter::once(e.objective)
+                    for (i, v) in std::iter::once(e.objective())
                         .chain(e.constraints)
                         .enumerate()
                     {
@@ -94,16 +94,18 @@ impl NoiseModel {
     /// The evaluation with noise drawn from `rng` added to every value.
     pub fn apply(&self, clean: &Evaluation, rng: &mut impl Rng) -> Evaluation {
         let mut draw = |std: f64| std * rng.sample::<f64, _>(StandardNormal);
+        // The objective's draw first, then the constraints' (the streams' order). Other
+        // objectives stay: the checker refuses a noise statement with several.
+        let mut objectives = clean.objectives.clone();
+        objectives[0] += draw(self.objective_std);
         Evaluation {
-            objective: clean.objective + draw(self.objective_std),
+            objectives,
             constraints: clean
                 .constraints
                 .iter()
                 .zip(&self.constraint_std)
                 .map(|(v, s)| v + draw(*s))
                 .collect(),
-            // Refused by the checker: a noise statement with several objectives.
-            other_objectives: clean.other_objectives.clone(),
         }
     }
 }

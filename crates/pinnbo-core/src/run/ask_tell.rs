@@ -23,6 +23,8 @@ pub(super) struct Point {
     pub x: Vec<f64>,
     pub diagnostics: Diagnostics,
     pub propose_seconds: f64,
+    /// The method asked the run to end before this point ([`crate::strategies::Proposal::terminate`]).
+    pub terminate: bool,
 }
 
 impl From<&Ask> for Point {
@@ -33,6 +35,7 @@ impl From<&Ask> for Point {
             x: a.x.clone(),
             diagnostics: a.diagnostics.clone(),
             propose_seconds: a.propose_seconds,
+            terminate: false,
         }
     }
 }
@@ -101,14 +104,16 @@ impl Run {
     pub(super) fn fantasies(&self, history: &[Observed]) -> Vec<Observed> {
         let Some(liar) = history
             .iter()
-            .max_by(|a, b| a.objective.total_cmp(&b.objective))
+            .max_by(|a, b| a.objective().total_cmp(&b.objective()))
         else {
             return Vec::new();
         };
-        // With several objectives, each at its own worst.
-        let others = liar.other_objectives.len();
-        let worst_others: Vec<f64> = (0..others)
-            .map(|k| (history.iter().map(|o| o.other_objectives[k])).fold(f64::MIN, f64::max))
+        // With several objectives, each after the first at its own worst.
+        let worst: Vec<f64> = (0..liar.objectives.len())
+            .map(|k| match k {
+                0 => liar.objective(),
+                _ => (history.iter().map(|o| o.objectives[k])).fold(f64::MIN, f64::max),
+            })
             .collect();
         let failed = (self.records.iter())
             .filter(|r| r.failure.is_some())
@@ -118,11 +123,10 @@ impl Run {
             .chain(pending)
             .map(|(x, phase)| Observed {
                 unit: self.space.to_unit(x),
-                objective: liar.objective,
+                objectives: worst.clone(),
                 constraints: liar.constraints.clone(),
                 proposed: phase == Phase::Step,
                 fantasy: true,
-                other_objectives: worst_others.clone(),
             })
             .collect()
     }
@@ -215,6 +219,7 @@ impl Run {
             x,
             diagnostics: Diagnostics::default(),
             propose_seconds: 0.0,
+            terminate: false,
         };
         self.journal_outcome(point, outcome)
     }

@@ -2,7 +2,7 @@
 //! dominates (the Pareto set), and the hypervolume they dominate up to the reference point.
 
 use super::journal::{Phase, Record};
-use super::summary::named_values;
+use super::named::named_values;
 use crate::numerics::pareto::{default_reference, hypervolume, non_dominated};
 use crate::oracle::{minimized_objectives, minimized_reference};
 use pinnbo_dsl::Problem;

@@ -90,8 +90,7 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         rows.push(Imported {
             x: values[..d].to_vec(),
             values: Evaluation {
-                objective: values[d],
-                other_objectives: values[d + 1..d + m].to_vec(),
+                objectives: values[d..d + m].to_vec(),
                 constraints: values[d + m..].to_vec(),
             },
         });

@@ -18,6 +18,7 @@ pub mod front;
 pub use crate::numerics::design;
 pub mod import;
 pub mod journal;
+mod named;
 pub mod observer;
 pub mod outputs;
 mod parallel;
@@ -25,21 +26,20 @@ mod strategy_state;
 mod summary;
 mod validate;
 
+use crate::diagnostics::CONVERGED;
 use crate::oracle::{minimized_objectives, NoiseModel, Oracle};
 use crate::space::Space;
-use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT, STOP};
-use crate::strategies::{Diagnostics, Observed, Strategy, StrategyError};
+use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
 use design::Design;
 use journal::{Ask, Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+pub use named::{named_values, point_from_names};
 pub use observer::Observer;
 use pinnbo_dsl::Problem;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-pub use summary::{
-    named_values, point_from_names, summarize, Best, Convergence, ParamEstimate, Summary,
-};
+pub use summary::{summarize, Best, Convergence, ParamEstimate, Summary};
 
 /// How a run is set up (file values already merged with command-line overrides).
 #[derive(Clone, Debug, PartialEq)]
@@ -377,18 +377,20 @@ impl Run {
     fn point_for(&mut self, slot: usize) -> Result<ask_tell::Point, RunError> {
         let started = Instant::now();
         let in_design = slot.saturating_sub(self.imported);
-        let (phase, unit, diagnostics) = match self.initial.get(in_design) {
-            Some(point) => (Phase::Init, point.clone(), Diagnostics::default()),
-            None => {
-                let (unit, diagnostics) = self.propose(slot)?;
-                (Phase::Step, unit, diagnostics)
-            }
+        let (phase, proposal) = match self.initial.get(in_design) {
+            Some(point) => (Phase::Init, Proposal::at(point.clone())),
+            None => (Phase::Step, self.propose(slot)?),
         };
+        let Proposal {
+            unit,
+            diagnostics,
+            terminate,
+        } = proposal;
         let unit: Vec<f64> = unit.iter().map(|u| u.clamp(0.0, 1.0)).collect();
         let x = match phase {
             // With integer variables a proposal may fall on a point already evaluated (or
             // pending): the nearest free one takes its place while there is one.
-            Phase::Step if self.space.integer.contains(&true) => {
+            Phase::Step if self.space.scales.iter().any(|s| s.is_discrete()) => {
                 let pending = self.pending();
                 let evaluated = self.records.iter().map(|r| r.x.as_slice());
                 let taken: Vec<&[f64]> = evaluated
@@ -405,10 +407,11 @@ impl Run {
             x,
             diagnostics,
             propose_seconds: started.elapsed().as_secs_f64(),
+            terminate,
         })
     }
 
-    fn propose(&mut self, slot: usize) -> Result<(Vec<f64>, Diagnostics), RunError> {
+    fn propose(&mut self, slot: usize) -> Result<Proposal, RunError> {
         let mut history = self.observed();
         let mut rng = stream(self.config.seed, PROPOSE, slot);
         if history.is_empty() {
@@ -416,7 +419,10 @@ impl Run {
             // the run going, and `max_failures` alone decides when to stop.
             let unit = (0..self.space.dim()).map(|_| rng.random::<f64>()).collect();
             let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
-            return Ok((unit, diagnostics));
+            return Ok(Proposal {
+                diagnostics,
+                ..Proposal::at(unit)
+            });
         }
         history.extend(self.fantasies(&history));
         let failed = |e: StrategyError| RunError::Strategy {
@@ -431,7 +437,7 @@ impl Run {
         if let Some(bytes) = self.strategy.state().map_err(failed)? {
             strategy_state::save(&self.dir, slot, self.last_proposal(), &bytes)?;
         }
-        Ok((p.unit, p.diagnostics))
+        Ok(p)
     }
 
     /// Evaluates the next point and journals it: the oldest pending one if any was asked,
@@ -459,10 +465,10 @@ impl Run {
             None => {
                 let slot = self.next_slot();
                 let point = self.point_for(slot)?;
-                if point.diagnostics.get(STOP) == Some(&true.into()) {
+                if point.terminate {
                     // Nothing is worth evaluating: the proposal is not journaled, so a
                     // resumed run proposes it again and stops again.
-                    let improvement = point.diagnostics.get(IMPROVEMENT).and_then(|v| v.as_f64());
+                    let improvement = point.diagnostics.expected_improvement_relative;
                     self.stopped_at = Some((self.records.len() + 1, improvement.unwrap_or(0.0)));
                     return Ok(None);
                 }
@@ -636,14 +642,12 @@ impl Run {
             .iter()
             .filter_map(|r| {
                 let e = r.observed.as_ref()?;
-                let objectives = minimized_objectives(&self.problem, e);
                 Some(Observed {
                     unit: self.space.to_unit(&r.x),
-                    objective: objectives[0],
+                    objectives: minimized_objectives(&self.problem, e),
                     constraints: e.constraints.clone(),
                     proposed: r.phase == Phase::Step,
                     fantasy: false,
-                    other_objectives: objectives[1..].to_vec(),
                 })
             })
             .collect()

@@ -19,9 +19,9 @@ pub fn best_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
             if let Some(e) = r.truth() {
                 if e.is_feasible() {
                     let better = best
-                        .is_none_or(|b| minimized(problem, e.objective) < minimized(problem, b));
+                        .is_none_or(|b| minimized(problem, e.objective()) < minimized(problem, b));
                     if better {
-                        best = Some(e.objective);
+                        best = Some(e.objective());
                     }
                 }
             }
@@ -54,10 +54,11 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         let mut row = vec![r.index.to_string(), r.phase.name().to_string()];
         row.extend((problem.coords.iter().zip(&r.x)).map(|(c, v)| c.show(*v)));
         match several {
-            true => row.extend((0..m).map(|k| cell(observed.and_then(|e| e.objectives().nth(k))))),
+            true => row
+                .extend((0..m).map(|k| cell(observed.and_then(|e| e.objectives.get(k).copied())))),
             false => {
-                row.push(cell(observed.map(|e| e.objective)));
-                row.push(cell(r.clean.as_ref().map(|e| e.objective)));
+                row.push(cell(observed.map(|e| e.objective())));
+                row.push(cell(r.clean.as_ref().map(|e| e.objective())));
             }
         }
         row.extend(

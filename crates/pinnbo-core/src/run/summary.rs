@@ -3,10 +3,11 @@
 //! still find anything worth evaluating, and the last estimate of the pde's params.
 
 use super::journal::Record;
+use super::named::named_values;
 use super::RunConfig;
+use crate::diagnostics::CONVERGED;
+use crate::diagnostics::PARAMETERS;
 use crate::oracle::minimized;
-use crate::strategies::gp_bo::{CONVERGED, IMPROVEMENT};
-use crate::strategies::physics_gp::params::PARAMETERS;
 use pinnbo_dsl::Problem;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -64,49 +65,6 @@ pub fn last_parameters(records: &[Record]) -> BTreeMap<String, ParamEstimate> {
         .unwrap_or_default()
 }
 
-/// The point `x` by variable name: a categorical variable's level by its name, an integer
-/// variable's value as an integer, any other as a number.
-pub fn named_values(problem: &Problem, x: &[f64]) -> serde_json::Map<String, serde_json::Value> {
-    (problem.coords.iter().zip(x))
-        .map(|(c, v)| {
-            let value = match (c.level_name(*v), c.integer) {
-                (Some(level), _) => serde_json::json!(level),
-                (None, true) if v.fract() == 0.0 && v.abs() < 1e15 => serde_json::json!(*v as i64),
-                _ => serde_json::json!(v),
-            };
-            (c.name.clone(), value)
-        })
-        .collect()
-}
-
-/// The inverse of [`named_values`]: a point from its values by name (a categorical
-/// variable's level by its name), every variable given once; the error names what is wrong.
-pub fn point_from_names(
-    problem: &Problem,
-    named: &serde_json::Map<String, serde_json::Value>,
-) -> Result<Vec<f64>, String> {
-    if let Some(extra) = named
-        .keys()
-        .find(|k| !problem.coords.iter().any(|c| c.name == **k))
-    {
-        return Err(format!("`{extra}` is not a variable of {}", problem.name));
-    }
-    (problem.coords.iter())
-        .map(|c| match named.get(&c.name) {
-            None => Err(format!("no value for `{}`", c.name)),
-            Some(serde_json::Value::String(level)) => c.level_value(level),
-            Some(v) if c.is_categorical() => Err(format!(
-                "`{}` is categorical: give one of its levels by name ({}), not {v}",
-                c.name,
-                c.levels.join(", ")
-            )),
-            Some(v) => v
-                .as_f64()
-                .ok_or_else(|| format!("`{}` must be a number, not {v}", c.name)),
-        })
-        .collect()
-}
-
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Best {
     /// The record's index in the journal, `history.csv` and `strategy/`, counted from 0.
@@ -133,7 +91,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         .filter_map(|r| r.truth().map(|e| (r, e)))
         .filter(|(_, e)| e.is_feasible())
         .min_by(|(_, a), (_, b)| {
-            minimized(problem, a.objective).total_cmp(&minimized(problem, b.objective))
+            minimized(problem, a.objective()).total_cmp(&minimized(problem, b.objective()))
         })
         .map(|(r, _)| {
             let observed = r.observed.as_ref().expect("a successful evaluation");
@@ -142,8 +100,8 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
                 evaluation: r.index + 1,
                 x: r.x.clone(),
                 at: named_values(problem, &r.x),
-                objective: observed.objective,
-                clean_objective: r.clean.as_ref().map(|c| c.objective),
+                objective: observed.objective(),
+                clean_objective: r.clean.as_ref().map(|c| c.objective()),
                 constraints: observed.constraints.clone(),
             }
         });
@@ -182,7 +140,7 @@ impl Convergence {
     /// From the steps' diagnostics; None for a method that reports no expected improvement.
     pub fn of(records: &[Record]) -> Option<Convergence> {
         let steps: Vec<(usize, f64)> = (records.iter())
-            .filter_map(|r| Some((r.index + 1, r.diagnostics.get(IMPROVEMENT)?.as_f64()?)))
+            .filter_map(|r| Some((r.index + 1, r.diagnostics.expected_improvement_relative?)))
             .collect();
         let &(_, last) = steps.last()?;
         let above = steps.iter().rposition(|(_, v)| *v >= CONVERGED);

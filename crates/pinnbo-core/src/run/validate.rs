@@ -107,7 +107,9 @@ pub(super) fn point(problem: &Problem, x: &[f64]) -> Result<(), String> {
 fn outcome(problem: &Problem, r: &Record) -> Result<(), String> {
     match (&r.observed, &r.failure) {
         (Some(e), None) => {
-            if !e.objective.is_finite() || e.constraints.iter().any(|c| !c.is_finite()) {
+            if !e.objectives.iter().all(|v| v.is_finite())
+                || e.constraints.iter().any(|c| !c.is_finite())
+            {
                 return Err("an observed value is not a finite number".into());
             }
             let m = problem.constraints.len();

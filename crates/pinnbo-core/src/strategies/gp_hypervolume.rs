@@ -13,7 +13,9 @@ use crate::numerics::warp::PowerWarp;
 use crate::oracle::minimized_reference;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
-use crate::strategies::gp_bo::{interval, plain_diagnostics, unreadable, GpSearch, Saved, PART};
+use crate::strategies::gp_search::{
+    interval, plain_diagnostics, unreadable, GpSearch, Saved, PART,
+};
 use crate::strategies::{Diagnostics, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::{GpPosterior, Starts};
@@ -68,7 +70,7 @@ impl GpHypervolume {
         }
         let design: Vec<Vec<f64>> = (history.iter())
             .filter(|o| !o.proposed && !o.fantasy)
-            .map(Observed::objectives)
+            .map(|o| o.objectives.clone())
             .collect();
         default_reference(&design)
     }
@@ -79,10 +81,10 @@ impl GpHypervolume {
         rng: &mut ChaCha8Rng,
     ) -> Result<Vec<GpModel>, StrategyError> {
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let m = history.first().map_or(0, |o| 1 + o.other_objectives.len());
+        let m = history.first().map_or(0, |o| o.objectives.len());
         (0..m)
             .map(|k| {
-                let y: Vec<f64> = history.iter().map(|o| o.objective_at(k)).collect();
+                let y: Vec<f64> = history.iter().map(|o| o.objectives[k]).collect();
                 let starts = Starts {
                     previous: self.previous.get(k),
                     restarts: self.gp.restarts,
@@ -94,11 +96,19 @@ impl GpHypervolume {
     }
 }
 
+/// What the method saves beside every GP method's optima ([`Saved`]): the GPs of the
+/// objectives after the first.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct OtherObjectives {
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    other_objectives: Vec<Vec<f64>>,
+}
+
 /// The feasible observations' non-dominated objective vectors (fantasies left out).
 fn feasible_front(history: &[Observed]) -> Vec<Vec<f64>> {
     let values: Vec<Vec<f64>> = (history.iter())
         .filter(|o| o.is_feasible() && !o.fantasy)
-        .map(Observed::objectives)
+        .map(|o| o.objectives.clone())
         .collect();
     non_dominated(&values)
         .into_iter()
@@ -170,6 +180,7 @@ impl Strategy for GpHypervolume {
                 .with("acquisition", value)
                 .with("reference", reference),
             ),
+            terminate: false,
         })
     }
 
@@ -183,16 +194,20 @@ impl Strategy for GpHypervolume {
         let Some((first, others)) = self.previous.split_first() else {
             return Ok(None);
         };
-        self.gp.save(Saved {
+        let saved = Saved {
             objective: Some(first.pack()),
-            other_objectives: others.iter().map(Hyper::pack).collect(),
-            ..Saved::default()
-        })
+            constraints: Vec::new(),
+            method: OtherObjectives {
+                other_objectives: others.iter().map(Hyper::pack).collect(),
+            },
+        };
+        self.gp.save(saved).map(Some)
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
-        let saved = self.gp.restore(saved)?;
-        self.previous = (saved.objective.iter().chain(&saved.other_objectives))
+        let saved: Saved<OtherObjectives> = self.gp.restore(saved)?;
+        let others = &saved.method.other_objectives;
+        self.previous = (saved.objective.iter().chain(others))
             .map(|v| Hyper::from_packed(v).ok_or_else(unreadable))
             .collect::<Result<_, _>>()?;
         Ok(())

@@ -11,6 +11,7 @@
 
 pub mod gp_bo;
 pub mod gp_hypervolume;
+pub mod gp_search;
 pub mod neural_bo;
 pub mod neural_cbo;
 pub mod neural_greedy;
@@ -42,6 +43,20 @@ pub type Interval = (f64, f64, f64);
 pub struct Proposal {
     pub unit: Vec<f64>,
     pub diagnostics: Diagnostics,
+    /// The method finds nothing worth evaluating (gp-ei's `stop`): the run ends before this
+    /// point, which is not journaled, so a resumed run proposes it again and stops again.
+    pub terminate: bool,
+}
+
+impl Proposal {
+    /// `unit` with nothing to journal about it.
+    pub fn at(unit: Vec<f64>) -> Proposal {
+        Proposal {
+            unit,
+            diagnostics: Diagnostics::default(),
+            terminate: false,
+        }
+    }
 }
 
 pub trait Strategy: Send {

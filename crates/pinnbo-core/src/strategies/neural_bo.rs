@@ -238,6 +238,7 @@ impl Strategy for NeuralBo {
                 .with("sigma", sigma * standardizer.std)
                 .with_some("warp", warp.exponent()),
             ),
+            terminate: false,
         })
     }
 }

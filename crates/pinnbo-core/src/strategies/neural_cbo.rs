@@ -186,6 +186,7 @@ impl Strategy for NeuralCbo {
                 .with("acquisition", acquisition)
                 .with("incumbent", standardizer.inverse(incumbent)),
             ),
+            terminate: false,
         })
     }
 }

@@ -76,12 +76,12 @@ impl Strategy for NeuralGreedy {
         let d = space.dim();
         let c = &self.config;
         let standardizer =
-            Standardizer::fit(&history.iter().map(|o| o.objective).collect::<Vec<_>>());
+            Standardizer::fit(&history.iter().map(Observed::objective).collect::<Vec<_>>());
         let noise = c.sigma2.sqrt();
         let y: Vec<f64> = history
             .iter()
             .map(|o| {
-                standardizer.forward(o.objective) + noise * rng.sample::<f64, _>(StandardNormal)
+                standardizer.forward(o.objective()) + noise * rng.sample::<f64, _>(StandardNormal)
             })
             .collect();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
@@ -124,6 +124,7 @@ impl Strategy for NeuralGreedy {
                 train_loss: Some(report.final_loss),
                 ..Diagnostics::default()
             }),
+            terminate: false,
         })
     }
 }

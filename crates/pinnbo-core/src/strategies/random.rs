@@ -22,6 +22,7 @@ impl Strategy for RandomSearch {
         Ok(Proposal {
             unit: (0..space.dim()).map(|_| rng.random::<f64>()).collect(),
             diagnostics: Diagnostics::default(),
+            terminate: false,
         })
     }
 }

@@ -169,7 +169,7 @@ impl NeuralSurrogate {
         history: &[Observed],
         shuffle_seed: u64,
     ) -> Result<(Posterior<'_>, Standardizer), StrategyError> {
-        let values: Vec<f64> = history.iter().map(|o| o.objective).collect();
+        let values: Vec<f64> = history.iter().map(Observed::objective).collect();
         let standardizer = Standardizer::fit(&values);
         let y = values.iter().map(|v| standardizer.forward(*v)).collect();
         Ok((

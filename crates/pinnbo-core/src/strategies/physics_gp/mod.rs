@@ -1,15 +1,16 @@
 //! physics-gp: the objective's Gaussian process conditioned on the file's linear pde at
 //! residual points as well as on the observations (docs/algorithms.md §8), checked each step
 //! against the same model without the pde ([`model_check`]); the constraints, the criterion
-//! and its search are the plain GP methods' ([`GpSearch`]).
+//! and its search are every GP method's ([`GpSearch`]).
 
 pub mod model_check;
 pub mod params;
 
 use crate::oracle::NoiseModel;
 use crate::space::Space;
-use crate::strategies::gp_bo::{
-    hyper_diagnostics, plain_diagnostics, points_and_values, unreadable, GpSearch, PART,
+use crate::strategies::gp_search::{
+    hyper_diagnostics, interval, plain_diagnostics, points_and_values, unpacked, unreadable,
+    FittedObjective, GpSearch, Saved, PART,
 };
 use crate::strategies::pde::{
     objective_field, optimum_on_faces, param_centre, PdeEquations, PdeError,
@@ -81,6 +82,16 @@ enum PdeFit {
         without: Box<GpModel>,
         keep_pde: bool,
     },
+}
+
+/// What physics-gp saves beside every GP method's optima ([`Saved`]).
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct PhysicsSaved {
+    /// The pde model's parameters.
+    physics: Option<Vec<f64>>,
+    /// The prequential record (absent from journals written before it).
+    #[serde(default)]
+    record: PredictionRecord,
 }
 
 /// What a step's fits end at, where the next step's start.
@@ -319,15 +330,36 @@ impl Strategy for PhysicsGp {
 
     /// Every GP's last hyperparameters, where its next fit starts, and the record.
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
-        let (without, with_pde) = (self.previous_without.as_ref(), self.previous.as_ref());
-        (self.gp).state(without, with_pde, self.record.clone())
+        if self.previous.is_none() && self.previous_without.is_none() {
+            return Ok(None);
+        }
+        let saved = Saved {
+            objective: self.previous_without.as_ref().map(Hyper::pack),
+            constraints: Vec::new(),
+            method: PhysicsSaved {
+                physics: self.previous.as_ref().map(PdeHyper::pack),
+                record: self.record.clone(),
+            },
+        };
+        self.gp.save(saved).map(Some)
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
-        let saved = self.gp.restore(saved)?;
-        self.previous_without = (saved.objective.as_deref())
-            .map(|v| Hyper::from_packed(v).ok_or_else(unreadable))
-            .transpose()?;
+        // Runs journaled before the plain GPs were warm-started saved the pde model's
+        // parameters alone, as one array.
+        let saved: Saved<PhysicsSaved> =
+            match (saved.as_deref()).map(serde_json::from_slice::<Vec<f64>>) {
+                Some(Ok(physics)) => Saved {
+                    method: PhysicsSaved {
+                        physics: Some(physics),
+                        ..PhysicsSaved::default()
+                    },
+                    ..self.gp.restore(None)?
+                },
+                _ => self.gp.restore(saved)?,
+            };
+        self.previous_without = unpacked(saved.objective.as_deref())?;
+        let saved = saved.method;
         self.previous = (saved.physics.as_deref())
             .map(|v| {
                 let params = self.params.as_ref().map_or(0, PdeParams::count);
@@ -352,7 +384,7 @@ impl Strategy for PhysicsGp {
         let identity = crate::numerics::warp::PowerWarp::Identity;
         Ok(Some(
             (points.iter())
-                .map(|u| crate::strategies::gp_bo::interval(gp.predict(u), &identity))
+                .map(|u| interval(gp.predict(u), &identity))
                 .collect(),
         ))
     }
@@ -378,8 +410,13 @@ impl Strategy for PhysicsGp {
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
         }
-        let proposal =
-            (self.gp).propose_with(fit.model(), fitted, faces, space, history, clock, rng)?;
+        let objective = FittedObjective {
+            model: fit.model(),
+            diagnostics: fitted,
+            faces,
+            clock,
+        };
+        let proposal = self.gp.propose(objective, space, history, rng)?;
         if let (
             true,
             PdeFit::Checked {

@@ -51,8 +51,8 @@ impl PredictionRecord {
                 .find(|o| !o.fantasy && same_point(&o.unit, &p.unit));
             match observed {
                 Some(o) => {
-                    self.with_pde += log_density(o.objective, p.with_pde);
-                    self.without += log_density(o.objective, p.without);
+                    self.with_pde += log_density(o.objective(), p.with_pde);
+                    self.without += log_density(o.objective(), p.without);
                     self.scored += 1;
                 }
                 None => waiting.push(p),
@@ -134,11 +134,10 @@ mod tests {
     fn observed(unit: &[f64], objective: f64) -> Observed {
         Observed {
             unit: unit.to_vec(),
-            objective,
+            objectives: vec![objective],
             constraints: Vec::new(),
             proposed: true,
             fantasy: false,
-            other_objectives: Vec::new(),
         }
     }
 
@@ -167,7 +166,6 @@ mod tests {
         // A pending point's stand-in value is not its observation either.
         history.push(Observed {
             fantasy: true,
-            other_objectives: Vec::new(),
             ..observed(&[0.5], 9.0)
         });
         record.score(&history);

@@ -2,15 +2,12 @@
 //! params the pde uses, in the coordinates they are fitted in, and the estimate a step
 //! reports.
 
-use crate::diagnostics::Diagnostics;
+use crate::diagnostics::{Diagnostics, PARAMETERS};
 use crate::strategies::pde::{param_centre, PdeEquations};
 use crate::surrogates::pde_gp::{ParamEquations, PdeGp, Residuals};
 use pinnbo_dsl::ir::{Param, ParamId};
 use pinnbo_dsl::Problem;
 use serde_json::{json, Map, Value};
-
-/// The diagnostics key under which a step reports its estimates of the params.
-pub const PARAMETERS: &str = "parameters";
 
 /// The pde's equations as functions of the params it uses (their fitted coordinates `φ`:
 /// the value, or its log for a `log` param), for the objective as the GP models it.

@@ -367,7 +367,7 @@ impl PinnBo {
         d: usize,
     ) -> Result<(Vec<f64>, Standardizer, Tensor), StrategyError> {
         let sign = self.minimized_sign();
-        let field: Vec<f64> = history.iter().map(|o| sign * o.objective).collect();
+        let field: Vec<f64> = history.iter().map(|o| sign * o.objective()).collect();
         let standardizer = Standardizer::fit(&field);
         let flat: Vec<f64> = history.iter().flat_map(|o| o.unit.clone()).collect();
         let observed = self.raw_tensor(&flat, d).within(PART)?;
@@ -499,6 +499,7 @@ impl Strategy for PinnBo {
         Ok(Proposal {
             unit: step.unit,
             diagnostics: domain.annotate(diagnostics),
+            terminate: false,
         })
     }
 }

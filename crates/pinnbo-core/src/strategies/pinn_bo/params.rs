@@ -2,8 +2,8 @@
 //! (the inverse-PINN loss fits them with the network), where each step's training starts
 //! them, and the estimate it reports.
 
+use crate::diagnostics::PARAMETERS;
 use crate::strategies::pde::param_centre;
-use crate::strategies::physics_gp::params::PARAMETERS;
 use crate::strategies::{Diagnostics, StrategyError};
 use candle_core::{DType, Device, Tensor, Var};
 use pinnbo_ad::TrainableParam;

@@ -3,7 +3,7 @@
 use super::*;
 use crate::numerics::design::{points, Design};
 use crate::space::Space;
-use crate::strategies::{Diagnostics, Observed};
+use crate::strategies::{Diagnostics, Observed, Proposal};
 use pinnbo_dsl::spec::Kind;
 use pinnbo_dsl::{compile, Source};
 use rand::SeedableRng;
@@ -34,12 +34,11 @@ fn problem(method: &str, settings: &str) -> Problem {
 /// The bowl observed at `unit` (the constraint's value is the problem's).
 fn observed(unit: Vec<f64>, proposed: bool) -> Observed {
     Observed {
-        objective: (unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2),
+        objectives: vec![(unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2)],
         constraints: vec![unit[0] + unit[1] - 0.75],
         unit,
         proposed,
         fantasy: false,
-        other_objectives: Vec::new(),
     }
 }
 
@@ -54,7 +53,7 @@ fn design() -> Vec<Observed> {
 /// Two steps of `method` configured by `settings` from fixed streams (two, so that what
 /// a step carries to the next shows): the second proposal and its diagnostics, timings
 /// removed.
-fn second_step(method: &str, settings: &str) -> (Vec<f64>, Diagnostics) {
+fn second_step(method: &str, settings: &str) -> Proposal {
     let problem = problem(method, settings);
     let mut history = design();
     let space = Space::of(&problem);
@@ -71,7 +70,7 @@ fn second_step(method: &str, settings: &str) -> (Vec<f64>, Diagnostics) {
     for key in ["seconds", "information_seconds"] {
         second.diagnostics.extra.remove(key);
     }
-    (second.unit, second.diagnostics)
+    second
 }
 
 /// physics-gp models the objective as minimized: a field maximized, observed as its

@@ -3,12 +3,11 @@
 //! (docs/algorithms.md §8).
 
 use super::kernel::{covariance_in, Functional, Scratch};
-use super::params::ParamSlope;
-use super::{Discrepancy, PdeHyper, PdeModel, Residuals, Scaling, TargetSpread};
+use super::rows::{ParamSlope, Rows};
+use super::{Discrepancy, PdeHyper, PdeModel, Scaling, TargetSpread};
 use crate::numerics::cholesky::Spd;
-use crate::space::Standardizer;
 use crate::surrogates::dot;
-use crate::surrogates::gp::{GpError, Kernel, Mean};
+use crate::surrogates::gp::{Kernel, Mean};
 use faer::Mat;
 use rayon::prelude::*;
 
@@ -450,51 +449,4 @@ pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f
     let (joint, pde, _) = factors(&gram, rows, h, model.scaling, model.mean)?;
     let pde_nll = pde.map_or(0.0, |p| p.nll);
     Some(joint.nll - pde_nll + model.prior.penalty(&h.gp).0)
-}
-
-/// What the model conditions on: the observations' point values first, then the residual
-/// equations, with targets for the standardized field.
-#[derive(Clone)]
-pub(super) struct Rows {
-    pub(super) functionals: Vec<Functional>,
-    pub(super) observed: usize,
-    pub(super) y: Vec<f64>,
-    /// Each row applied to the constant 1: 1 for a point value, the coefficient of `f`
-    /// itself for a residual equation (how a constant prior mean moves each row).
-    pub(super) ones: Vec<f64>,
-    pub(super) standardizer: Standardizer,
-}
-
-impl Rows {
-    pub(super) fn new(
-        x: &[Vec<f64>],
-        values: &[f64],
-        residuals: &Residuals,
-    ) -> Result<Rows, GpError> {
-        if x.is_empty() {
-            return Err(GpError::Empty);
-        }
-        let standardizer = Standardizer::fit(values);
-        let mut y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
-        // N[(f − m)/s] = (g − m c_0)/s for the standardized field.
-        y.extend(
-            residuals
-                .targets
-                .iter()
-                .zip(&residuals.value_coefficients)
-                .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std),
-        );
-        let mut functionals: Vec<Functional> = x.iter().map(|p| Functional::value(p)).collect();
-        functionals.extend(residuals.functionals.iter().cloned());
-        let ones = (x.iter().map(|_| 1.0))
-            .chain(residuals.value_coefficients.iter().copied())
-            .collect();
-        Ok(Rows {
-            functionals,
-            observed: x.len(),
-            y,
-            ones,
-            standardizer,
-        })
-    }
 }

@@ -18,6 +18,7 @@
 pub mod kernel;
 mod likelihood;
 pub mod params;
+mod rows;
 mod target_spread;
 
 use crate::numerics::cholesky::Spd;
@@ -29,10 +30,11 @@ use crate::surrogates::{
 };
 use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
-use likelihood::{factors, gram, objective, squared_distance, value_only, Delta, Rows};
+use likelihood::{factors, gram, objective, squared_distance, value_only, Delta};
 pub use params::ParamEquations;
 use params::{base_params, laplace_std, sweep, RowSource};
 use rayon::prelude::*;
+use rows::Rows;
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).

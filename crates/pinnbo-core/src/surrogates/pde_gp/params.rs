@@ -5,8 +5,7 @@
 //! their derivatives for the gradient ([`ParamSlope`]); the uncertainty is a Laplace
 //! approximation at the optimum.
 
-use super::kernel::Functional;
-use super::likelihood::Rows;
+use super::rows::{ParamSlope, Rows};
 use super::Residuals;
 use crate::numerics::design::{points, Design};
 use crate::space::Standardizer;
@@ -21,32 +20,6 @@ pub trait ParamEquations: Sync {
     /// The equations at the fitted coordinates `phi`, and their derivative in each of them,
     /// row by row; None where they cannot be read (a coefficient not finite anywhere).
     fn at(&self, phi: &[f64]) -> Option<(Residuals, Vec<Residuals>)>;
-}
-
-/// How the residual rows move with one param: the derivative of each equation's functional,
-/// of its standardized target and of its coefficient of `f` itself.
-pub(super) struct ParamSlope {
-    pub(super) functionals: Vec<Functional>,
-    pub(super) targets: Vec<f64>,
-    pub(super) ones: Vec<f64>,
-}
-
-impl ParamSlope {
-    /// From the derivative equations, in the units `standardizer` gives the rows: the target
-    /// of `N[(f − m)/s]` is `(g − m c₀)/s`, so it moves by `(g′ − m c₀′)/s`.
-    fn new(derivative: &Residuals, standardizer: &Standardizer) -> ParamSlope {
-        let targets = (derivative
-            .targets
-            .iter()
-            .zip(&derivative.value_coefficients))
-        .map(|(g, c0)| (g - standardizer.mean * c0) / standardizer.std)
-        .collect();
-        ParamSlope {
-            functionals: derivative.functionals.clone(),
-            targets,
-            ones: derivative.value_coefficients.clone(),
-        }
-    }
 }
 
 /// Where a fit's rows come from: fixed equations (built once), or equations that move with
@@ -201,7 +174,7 @@ pub(super) fn laplace_std(
 
 #[cfg(test)]
 mod tests {
-    use super::super::kernel::Term;
+    use super::super::kernel::{Functional, Term};
     use super::super::likelihood::objective;
     use super::super::{PdeGp, PdeModel, Residuals, Scaling};
     use super::*;

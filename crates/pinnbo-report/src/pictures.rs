@@ -1,26 +1,25 @@
-//! What a run ends with: `summary.json` and `history.csv`, the pictures (the convergence,
-//! the evaluations over the truth, the surrogate; with two objectives the Pareto front), and
-//! the report `pinnbo solve` prints.
+//! What a run ends with: `summary.json` and `history.csv`, and the pictures (the convergence,
+//! the evaluations over the truth, the surrogate; with two objectives the Pareto front).
 
 use crate::plot::{self, HeatMap, Line, Scale};
 use pinnbo_core::oracle;
 use pinnbo_core::run::Run;
 use pinnbo_core::run::{front, outputs};
-use pinnbo_core::Summary;
 use pinnbo_dsl::Problem;
 use std::path::{Path, PathBuf};
 
-/// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
-fn significant(v: f64, digits: usize) -> f64 {
-    format!("{v:.*e}", digits.saturating_sub(1))
-        .parse()
-        .unwrap_or(v)
+/// What [`write_outputs`] drew, and why any picture was not drawn.
+#[derive(Debug, Default)]
+pub struct Written {
+    pub pictures: Vec<PathBuf>,
+    /// One line per picture that could not be drawn, for the caller to show.
+    pub warnings: Vec<String>,
 }
 
 /// The summary and the history (an error when they cannot be written), then each picture:
 /// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
-/// others are still drawn. Returns the pictures drawn.
-pub fn write_outputs(run: &mut Run) -> Result<Vec<PathBuf>, String> {
+/// others are still drawn.
+pub fn write_outputs(run: &mut Run) -> Result<Written, String> {
     run.write_outputs()?;
     let drawn = [
         draw_evaluations(run),
@@ -28,14 +27,14 @@ pub fn write_outputs(run: &mut Run) -> Result<Vec<PathBuf>, String> {
         draw_convergence(run),
         draw_front(run),
     ];
-    let mut pictures = Vec::new();
+    let mut written = Written::default();
     for result in drawn {
         match result {
-            Ok(picture) => pictures.extend(picture),
-            Err(e) => eprintln!("warning: {e}"),
+            Ok(picture) => written.pictures.extend(picture),
+            Err(e) => written.warnings.push(e),
         }
     }
-    Ok(pictures)
+    Ok(written)
 }
 
 /// What a drawing function returns: the picture's path, None where there is nothing to
@@ -118,7 +117,7 @@ fn draw_front(run: &Run) -> Drawn {
     };
     let samples: Vec<(f64, f64)> = (run.records().iter())
         .filter_map(|r| r.truth().filter(|e| e.is_feasible()))
-        .map(|e| (e.objective, e.other_objectives[0]))
+        .map(|e| (e.objectives[0], e.objectives[1]))
         .collect();
     if samples.is_empty() {
         return Ok(None);
@@ -201,7 +200,7 @@ fn draw_evaluations(run: &mut Run) -> Drawn {
         oracle
             .borrow_mut()
             .evaluate(x)
-            .map_or(f64::NAN, |e| e.objective)
+            .map_or(f64::NAN, |e| e.objective())
     };
     let samples: Vec<(Vec<f64>, f64)> = evaluated.iter().map(|x| (x.clone(), truth(x))).collect();
     let drawing = picture(&path, &title, &p, &truth, &samples);
@@ -249,7 +248,7 @@ fn draw_surrogate(run: &mut Run) -> Drawn {
     let samples: Vec<(Vec<f64>, f64)> = run
         .records()
         .iter()
-        .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective)))
+        .filter_map(|r| r.observed.as_ref().map(|e| (r.x.clone(), e.objective())))
         .collect();
     let path = run.dir().join("surrogate.png");
     let title = format!("{}: surrogate mean ({})", p.name, run.config().method);
@@ -276,7 +275,7 @@ fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> 
         })
         .collect();
     let samples: Vec<(f64, f64)> = (run.records().iter())
-        .filter_map(|r| r.observed.as_ref().map(|e| (r.x[0], e.objective)))
+        .filter_map(|r| r.observed.as_ref().map(|e| (r.x[0], e.objective())))
         .collect();
     let best: Vec<(&str, f64, f64)> = (run.summary().best)
         .map(|b| ("best", b.x[0], b.objective))
@@ -355,110 +354,4 @@ fn picture(
         )
     }
     .map_err(|e| e.to_string())
-}
-
-pub(crate) fn print_report(run: &Run, s: &Summary) {
-    let p = run.problem();
-    println!("problem    {} ({} variables)", p.name, p.dim());
-    println!("method     {} (seed {})", s.method, s.seed);
-    println!("evaluations {} ({} failed)", s.evaluations, s.failures);
-    match &s.best {
-        Some(b) => {
-            let point: Vec<String> = p
-                .coords
-                .iter()
-                .zip(&b.x)
-                .map(|(c, v)| match c.integer {
-                    true => format!("{} = {}", c.name, c.show(*v)),
-                    false => format!("{} = {v:.6}", c.name),
-                })
-                .collect();
-            match b.clean_objective {
-                Some(clean) => println!(
-                    "best       {clean} at evaluation {} (observed with noise: {})",
-                    b.evaluation, b.objective
-                ),
-                None => println!("best       {} at evaluation {}", b.objective, b.evaluation),
-            }
-            println!("at         {}", point.join(", "));
-            if let Some(opt) = p.optimum {
-                let value = b.clean_objective.unwrap_or(b.objective);
-                let regret = oracle::minimized(p, value) - oracle::minimized(p, opt);
-                println!("known optimum {opt} (regret {regret:.3e})");
-            }
-        }
-        None if s.pareto.is_some() => {}
-        None => println!("best       no feasible evaluation"),
-    }
-    if let Some(front) = &s.pareto {
-        print_front(p, front);
-    }
-    if let Some(c) = &s.convergence {
-        let state = match (c.stopped_at, c.converged_since) {
-            (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
-            (None, Some(since)) => format!(
-                "converged since evaluation {since}: no point's expected improvement has been \
-                 above {} of the observations' spread",
-                c.threshold
-            ),
-            (None, None) => "not converged".to_string(),
-        };
-        println!(
-            "progress   {state}; last expected improvement {:.2e} of the observations' spread",
-            c.expected_improvement_relative
-        );
-    }
-    for (name, e) in &s.parameters {
-        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
-            format!("± {}", significant(s, 3))
-        });
-        println!("param      {name} = {} {std}", significant(e.value, 6));
-    }
-    println!(
-        "time       {:.2} s proposing, {:.2} s evaluating",
-        s.propose_seconds, s.evaluate_seconds
-    );
-    println!("output     {}", run.dir().display());
-}
-
-/// The Pareto set: its size and hypervolume, the reference point, and its first points
-/// (objectives and variables in the file's order).
-fn print_front(p: &Problem, front: &front::Front) {
-    let objectives = p.objective_names();
-    let variables: Vec<String> = p.coords.iter().map(|c| c.name.clone()).collect();
-    let shown = |m: &serde_json::Map<String, serde_json::Value>, order: &[String]| {
-        let each: Vec<String> = (order.iter())
-            .filter_map(|k| Some((k, m.get(k)?)))
-            .map(|(k, v)| match v.as_f64() {
-                Some(x) if v.is_f64() => format!("{k} = {}", significant(x, 6)),
-                _ => format!("{k} = {}", v.as_str().map_or(v.to_string(), str::to_string)),
-            })
-            .collect();
-        each.join(", ")
-    };
-    println!(
-        "pareto     {} non-dominated feasible evaluations, hypervolume {} (reference {})",
-        front.points.len(),
-        significant(front.hypervolume, 6),
-        shown(&front.reference, &objectives)
-    );
-    if let Some(opt) = p.optimum {
-        let regret = opt - front.hypervolume;
-        println!("known optimum hypervolume {opt} (regret {regret:.3e})");
-    }
-    const SHOWN: usize = 10;
-    for q in front.points.iter().take(SHOWN) {
-        println!(
-            "  {:>4}   {}   at {}",
-            q.evaluation,
-            shown(&q.objectives, &objectives),
-            shown(&q.at, &variables)
-        );
-    }
-    if front.points.len() > SHOWN {
-        println!(
-            "  ... and {} more (summary.json)",
-            front.points.len() - SHOWN
-        );
-    }
 }

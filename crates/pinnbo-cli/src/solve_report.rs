@@ -1,0 +1,121 @@
+//! The report `pinnbo solve` prints when a run ends: the best point, the Pareto set, the
+//! convergence, the fitted constants, the time spent and where the outputs are.
+
+use pinnbo_core::oracle;
+use pinnbo_core::run::front;
+use pinnbo_core::run::Run;
+use pinnbo_core::Summary;
+use pinnbo_dsl::Problem;
+
+/// `v` rounded to `digits` significant digits, printed plainly (`2.51364`, `0.0779`, `1e-7`).
+fn significant(v: f64, digits: usize) -> f64 {
+    format!("{v:.*e}", digits.saturating_sub(1))
+        .parse()
+        .unwrap_or(v)
+}
+
+pub(crate) fn print_report(run: &Run, s: &Summary) {
+    let p = run.problem();
+    println!("problem    {} ({} variables)", p.name, p.dim());
+    println!("method     {} (seed {})", s.method, s.seed);
+    println!("evaluations {} ({} failed)", s.evaluations, s.failures);
+    match &s.best {
+        Some(b) => {
+            let point: Vec<String> = p
+                .coords
+                .iter()
+                .zip(&b.x)
+                .map(|(c, v)| match c.integer {
+                    true => format!("{} = {}", c.name, c.show(*v)),
+                    false => format!("{} = {v:.6}", c.name),
+                })
+                .collect();
+            match b.clean_objective {
+                Some(clean) => println!(
+                    "best       {clean} at evaluation {} (observed with noise: {})",
+                    b.evaluation, b.objective
+                ),
+                None => println!("best       {} at evaluation {}", b.objective, b.evaluation),
+            }
+            println!("at         {}", point.join(", "));
+            if let Some(opt) = p.optimum {
+                let value = b.clean_objective.unwrap_or(b.objective);
+                let regret = oracle::minimized(p, value) - oracle::minimized(p, opt);
+                println!("known optimum {opt} (regret {regret:.3e})");
+            }
+        }
+        None if s.pareto.is_some() => {}
+        None => println!("best       no feasible evaluation"),
+    }
+    if let Some(front) = &s.pareto {
+        print_front(p, front);
+    }
+    if let Some(c) = &s.convergence {
+        let state = match (c.stopped_at, c.converged_since) {
+            (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
+            (None, Some(since)) => format!(
+                "converged since evaluation {since}: no point's expected improvement has been \
+                 above {} of the observations' spread",
+                c.threshold
+            ),
+            (None, None) => "not converged".to_string(),
+        };
+        println!(
+            "progress   {state}; last expected improvement {:.2e} of the observations' spread",
+            c.expected_improvement_relative
+        );
+    }
+    for (name, e) in &s.parameters {
+        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
+            format!("± {}", significant(s, 3))
+        });
+        println!("param      {name} = {} {std}", significant(e.value, 6));
+    }
+    println!(
+        "time       {:.2} s proposing, {:.2} s evaluating",
+        s.propose_seconds, s.evaluate_seconds
+    );
+    println!("output     {}", run.dir().display());
+}
+
+/// The Pareto set: its size and hypervolume, the reference point, and its first points
+/// (objectives and variables in the file's order).
+fn print_front(p: &Problem, front: &front::Front) {
+    let objectives = p.objective_names();
+    let variables: Vec<String> = p.coords.iter().map(|c| c.name.clone()).collect();
+    let shown = |m: &serde_json::Map<String, serde_json::Value>, order: &[String]| {
+        let each: Vec<String> = (order.iter())
+            .filter_map(|k| Some((k, m.get(k)?)))
+            .map(|(k, v)| match v.as_f64() {
+                Some(x) if v.is_f64() => format!("{k} = {}", significant(x, 6)),
+                _ => format!("{k} = {}", v.as_str().map_or(v.to_string(), str::to_string)),
+            })
+            .collect();
+        each.join(", ")
+    };
+    println!(
+        "pareto     {} non-dominated feasible evaluations, hypervolume {} (reference {})",
+        front.points.len(),
+        significant(front.hypervolume, 6),
+        shown(&front.reference, &objectives)
+    );
+    if let Some(opt) = p.optimum {
+        let regret = opt - front.hypervolume;
+        println!("known optimum hypervolume {opt} (regret {regret:.3e})");
+    }
+    const SHOWN: usize = 10;
+    for q in front.points.iter().take(SHOWN) {
+        println!(
+            "  {:>4}   {}   at {}",
+            q.evaluation,
+            shown(&q.objectives, &objectives),
+            shown(&q.at, &variables)
+        );
+    }
+    if front.points.len() > SHOWN {
+        println!(
+            "  ... and {} more (summary.json)",
+            front.points.len() - SHOWN
+        );
+    }
+}
