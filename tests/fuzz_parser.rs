@@ -21,6 +21,12 @@ static ALLOCATOR: cap::Cap<std::alloc::System> = cap::Cap::new(std::alloc::Syste
 
 const TOKENS: &[&str] = &[
     "var",
+    "coord",
+    "sensors",
+    "grid(0, 1, 3)",
+    "integral(u, x)",
+    "maximum",
+    "(x, y) = (0.1, 0.2)",
     "field",
     "fn",
     "const",

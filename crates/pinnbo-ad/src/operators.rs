@@ -75,7 +75,11 @@ impl OperatorRegistry {
     /// `e` with every registered operator call replaced by its lowering (innermost first).
     pub fn lower(&self, e: &Expr, cx: &LoweringContext) -> Result<Expr, String> {
         Ok(match e {
-            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Field(_) => e.clone(),
+            Expr::Const(_)
+            | Expr::Coord(_)
+            | Expr::Param(_)
+            | Expr::Field(_)
+            | Expr::Functional(_) => e.clone(),
             Expr::Neg(a) => Expr::Neg(Box::new(self.lower(a, cx)?)),
             Expr::Binary(op, a, b) => Expr::binary(*op, self.lower(a, cx)?, self.lower(b, cx)?),
             Expr::Call(f, args) => Expr::Call(*f, self.lower_all(args, cx)?),

@@ -376,7 +376,8 @@ impl Residual {
             Expr::Call(_, args) | Expr::Operator { args, .. } => args
                 .iter()
                 .for_each(|a| self.collect(a, set, sets, out, sums)),
-            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
+            // The checker keeps functionals out of pdes.
+            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Functional(_) => {}
         }
     }
 }
@@ -511,6 +512,7 @@ impl Evaluation<'_> {
                 Jet::constant(set.clone(), &value)
             }
             Expr::Coord(c) => Jet::coordinate(set.clone(), self.points, self.residual.inputs[c]),
+            Expr::Functional(_) => candle_core::bail!("a pde reads no field over its coordinates"),
             Expr::Field(f) => {
                 debug_assert_eq!(*f, self.residual.field);
                 self.network.restrict(set)

@@ -71,8 +71,12 @@ pub struct TellOptions {
     /// The constraints' measured values, comma-separated in the file's order.
     #[arg(long, allow_hyphen_values = true, value_delimiter = ',')]
     pub constraints: Vec<f64>,
+    /// What the sensors read, one field at a time in the order of its `sensors`
+    /// statements: `--sensors T=0.1,0.2,0.4` (repeat for another field).
+    #[arg(long, allow_hyphen_values = true)]
+    pub sensors: Vec<String>,
     /// The evaluation failed: why (journaled; the run goes on).
-    #[arg(long, conflicts_with_all = ["objective", "constraints"])]
+    #[arg(long, conflicts_with_all = ["objective", "constraints", "sensors"])]
     pub failed: Option<String>,
 }
 
@@ -114,10 +118,13 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
     };
     let outcome = match (&o.failed, &o.objective) {
         (Some(why), _) => Outcome::Failed(why.clone()),
-        (None, Some(told)) => match objectives(run.problem(), told) {
-            Ok(values) => Outcome::Values(Evaluation {
+        (None, Some(told)) => match (objectives(run.problem(), told))
+            .and_then(|values| Ok((values, sensors(run.problem(), &o.sensors)?)))
+        {
+            Ok((values, sensors)) => Outcome::Values(Evaluation {
                 objectives: values,
                 constraints: o.constraints.clone(),
+                sensors,
             }),
             Err(message) => {
                 eprintln!("error: {message}");
@@ -169,6 +176,36 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
 }
 
 /// `--objective`: a number, or with several objectives `name=value` for each.
+/// `--sensors T=0.1,0.2` (each field once) as the problem's sensor values in order.
+fn sensors(problem: &Problem, told: &[String]) -> Result<Vec<f64>, String> {
+    let usage = || {
+        let each: Vec<String> = (problem.sensor_groups().into_iter())
+            .map(|(f, _)| format!("--sensors {f}=v1,v2,.."))
+            .collect();
+        format!("sensor values are given by field: {}", each.join(" "))
+    };
+    let mut given = std::collections::BTreeMap::new();
+    for t in told {
+        let Some((field, values)) = t.split_once('=') else {
+            return Err(usage());
+        };
+        let values = (values.split(','))
+            .map(|v| v.trim().parse::<f64>())
+            .collect::<Result<Vec<f64>, _>>()
+            .map_err(|_| {
+                format!("--sensors {field}=..: the values must be numbers, found `{values}`")
+            })?;
+        if given.insert(field.trim().to_string(), values).is_some() {
+            return Err(format!("--sensors gives `{field}` twice"));
+        }
+    }
+    if given.is_empty() && problem.sensors.is_empty() {
+        return Ok(Vec::new());
+    }
+    let groups = problem.sensor_groups();
+    pinnbo_core::oracle::sensors_by_field(&groups, &given).map_err(|e| format!("--sensors: {e}"))
+}
+
 fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
     let names = problem.objective_names();
     if !problem.is_multi_objective() {

@@ -196,9 +196,35 @@ impl Value {
     }
 }
 
+/// `x in [lo, hi]` of a `coord` statement.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoordItem {
+    pub name: Ident,
+    pub lo: Expr,
+    pub hi: Expr,
+    /// Where `[lo, hi]` is written.
+    pub bounds_span: Span,
+}
+
+/// The points of a `sensors` statement: each a value per named coordinate, in the order
+/// the names are written (`x = 0.1, 0.5` is one name and two points of one value).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SensorPoints {
+    pub coords: Vec<Ident>,
+    /// Each point's values and where the point is written.
+    pub points: Vec<(Vec<Expr>, Span)>,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum StmtKind {
     Var(Vec<VarItem>),
+    /// `coord x in [0, 1], y in [0, 2]`: coordinates of fields the optimizer does not choose.
+    Coord(Vec<CoordItem>),
+    /// `sensors T at x = 0.1, 0.5`: where each evaluation measures the field `T`.
+    Sensors {
+        field: Ident,
+        at: SensorPoints,
+    },
     Const {
         name: Ident,
         value: Expr,

@@ -20,7 +20,7 @@ enum Wrt {
 pub fn expand(e: &Expr) -> Option<Expr> {
     Some(match e {
         Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => e.clone(),
-        Expr::Field(_) | Expr::Operator { .. } => return None,
+        Expr::Field(_) | Expr::Operator { .. } | Expr::Functional(_) => return None,
         Expr::Neg(a) => neg(expand(a)?),
         Expr::Binary(op, a, b) => Expr::binary(*op, expand(a)?, expand(b)?),
         Expr::Call(f, args) => Expr::Call(*f, args.iter().map(expand).collect::<Option<_>>()?),
@@ -128,7 +128,11 @@ fn derivative_in(e: &Expr, wrt: Wrt) -> Expr {
         Expr::Const(_) => c(0.0),
         Expr::Coord(k) => c(f64::from(wrt == Wrt::Coord(*k))),
         Expr::Param(k) => c(f64::from(wrt == Wrt::Param(*k))),
-        Expr::Field(_) | Expr::Operator { .. } if matches!(wrt, Wrt::Param(_)) => c(0.0),
+        Expr::Field(_) | Expr::Operator { .. } | Expr::Functional(_)
+            if matches!(wrt, Wrt::Param(_)) =>
+        {
+            c(0.0)
+        }
         Expr::Diff { expr, wrt: along } if matches!(wrt, Wrt::Param(_)) => {
             match derivative_in(expr, wrt) {
                 zero @ Expr::Const(_) if is(&zero, 0.0) => zero,
@@ -136,7 +140,9 @@ fn derivative_in(e: &Expr, wrt: Wrt) -> Expr {
             }
         }
         // `expand` never hands these over; they have no closed form.
-        Expr::Field(_) | Expr::Operator { .. } | Expr::Diff { .. } => c(f64::NAN),
+        Expr::Field(_) | Expr::Operator { .. } | Expr::Diff { .. } | Expr::Functional(_) => {
+            c(f64::NAN)
+        }
         Expr::Neg(a) => neg(derivative_in(a, wrt)),
         Expr::Binary(op, a, b) => {
             let (da, db) = (derivative_in(a, wrt), derivative_in(b, wrt));

@@ -12,7 +12,11 @@ pub fn eval_point(e: &Expr, x: &[f64]) -> Option<f64> {
     Some(match e {
         Expr::Const(v) => *v,
         Expr::Coord(c) => *x.get(*c)?,
-        Expr::Field(_) | Expr::Param(_) | Expr::Diff { .. } | Expr::Operator { .. } => return None,
+        Expr::Field(_)
+        | Expr::Param(_)
+        | Expr::Diff { .. }
+        | Expr::Operator { .. }
+        | Expr::Functional(_) => return None,
         Expr::Neg(a) => -eval_point(a, x)?,
         Expr::Binary(op, a, b) => binary(*op, eval_point(a, x)?, eval_point(b, x)?),
         Expr::Call(f, args) => match args.as_slice() {
@@ -49,6 +53,8 @@ pub enum CompileError {
     Derivative,
     #[error("the expression uses coordinate {0}, but points have {1}")]
     Coordinate(usize, usize),
+    #[error("it reads a field over its coordinates (`coord`), which needs the field's values")]
+    Functional,
 }
 
 type Reg = u16;
@@ -79,7 +85,11 @@ const PARALLEL_MIN: usize = 16 * LANES;
 pub struct Compiled {
     code: Vec<Instr>,
     registers: usize,
+    /// The program's inputs: the point's coordinates, then one per reader.
     dim: usize,
+    /// Fields read over their coordinates at each point (`integral(T, x)`), whose values
+    /// the program takes after the point's own coordinates.
+    readers: Vec<crate::functional::FieldReader>,
 }
 
 impl Compiled {
@@ -89,6 +99,7 @@ impl Compiled {
             code: Vec::new(),
             registers: 1,
             dim,
+            readers: Vec::new(),
         };
         c.emit(expr, 0)?;
         Ok(c)
@@ -120,6 +131,7 @@ impl Compiled {
             Expr::Field(id) => return Err(CompileError::UnknownField(format!("#{id}"))),
             Expr::Param(id) => return Err(CompileError::Param(format!("#{id}"))),
             Expr::Diff { .. } | Expr::Operator { .. } => return Err(CompileError::Derivative),
+            Expr::Functional(_) => return Err(CompileError::Functional),
             Expr::Neg(a) => {
                 self.emit(a, r)?;
                 self.code.push(Instr::Neg(r));
@@ -160,8 +172,17 @@ impl Compiled {
         Ok(())
     }
 
+    /// The number of coordinates of a point it is evaluated at.
     pub fn dim(&self) -> usize {
-        self.dim
+        self.dim - self.readers.len()
+    }
+
+    /// This program, compiled for `dim() + readers.len()` inputs, as one that computes its
+    /// last inputs at each point with `readers`.
+    pub fn with_readers(mut self, readers: Vec<crate::functional::FieldReader>) -> Compiled {
+        debug_assert!(readers.len() <= self.dim);
+        self.readers = readers;
+        self
     }
 
     /// Number of instructions, a measure of evaluation cost.
@@ -185,9 +206,23 @@ impl Compiled {
     pub fn eval_batch(&self, points: &[f64], out: &mut [f64]) {
         assert_eq!(
             points.len(),
-            out.len() * self.dim,
+            out.len() * self.dim(),
             "points must hold out.len() rows of dim values"
         );
+        if !self.readers.is_empty() {
+            let inputs = self.dim();
+            let mut full = Vec::with_capacity(out.len() * self.dim);
+            for x in points.chunks(inputs.max(1)).take(out.len()) {
+                full.extend_from_slice(&x[..inputs]);
+                full.extend(self.readers.iter().map(|r| r.read(&x[..inputs])));
+            }
+            return self.run_program(&full, out);
+        }
+        self.run_program(points, out)
+    }
+
+    /// [`Compiled::eval_batch`] on points that hold every input of the program.
+    fn run_program(&self, points: &[f64], out: &mut [f64]) {
         if out.len() >= PARALLEL_MIN {
             let rows = PARALLEL_MIN / 4;
             out.par_chunks_mut(rows).enumerate().for_each(|(i, chunk)| {

@@ -9,8 +9,9 @@ use std::time::Duration;
 
 pub use crate::ast::{BinaryOp, NoiseKind};
 
-/// Index of a scalar design coordinate in [`Problem::coords`]. Vector variables are flattened:
-/// `var x[3]` becomes three coordinates `x[1]`, `x[2]`, `x[3]`.
+/// Index of a scalar coordinate: the design variables of [`Problem::coords`] first (vector
+/// variables are flattened: `var x[3]` becomes `x[1]`, `x[2]`, `x[3]`), then the coordinates
+/// of fields the optimizer does not choose, [`Problem::field_coords`] (`coord x in [0, 1]`).
 pub type CoordId = usize;
 /// Index of a field in [`Problem::fields`].
 pub type FieldId = usize;
@@ -40,6 +41,57 @@ pub enum Expr {
         name: String,
         args: Vec<Expr>,
     },
+    /// A number read from a field over its `coord`s at the current design: its value at a
+    /// place, or its integral, mean, maximum or minimum over coordinates' whole ranges.
+    Functional(Box<Functional>),
+}
+
+/// How a [`Functional`] reduces its field over the coordinates it ranges over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reduce {
+    /// The value at a place (`T(0.8, 0.5, a)`): every coordinate fixed.
+    Point,
+    Integral,
+    Mean,
+    Maximum,
+    Minimum,
+}
+
+impl Reduce {
+    /// The functional's name in the language (`T(..)` for a point value).
+    pub fn name(self) -> &'static str {
+        match self {
+            Reduce::Point => "point",
+            Reduce::Integral => "integral",
+            Reduce::Mean => "mean",
+            Reduce::Maximum => "maximum",
+            Reduce::Minimum => "minimum",
+        }
+    }
+
+    /// The reduction a call's name asks for; None for any other name.
+    pub fn from_name(name: &str) -> Option<Reduce> {
+        [
+            Reduce::Integral,
+            Reduce::Mean,
+            Reduce::Maximum,
+            Reduce::Minimum,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+}
+
+/// A field read at the current design over its field coordinates: each of them either held
+/// at a value (`at`) or reduced over its whole range (`over`), so that nothing is free.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Functional {
+    pub field: FieldId,
+    pub reduce: Reduce,
+    /// The coordinates reduced over, in the order written (empty for a point value).
+    pub over: Vec<CoordId>,
+    /// The coordinates held at a value.
+    pub at: Vec<(CoordId, f64)>,
 }
 
 impl Expr {
@@ -58,7 +110,11 @@ impl Expr {
     pub fn visit(&self, f: &mut impl FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Field(_) => {}
+            Expr::Const(_)
+            | Expr::Coord(_)
+            | Expr::Param(_)
+            | Expr::Field(_)
+            | Expr::Functional(_) => {}
             Expr::Neg(e) | Expr::Diff { expr: e, .. } => e.visit(f),
             Expr::Binary(_, a, b) => {
                 a.visit(f);
@@ -83,10 +139,32 @@ impl Expr {
         n
     }
 
-    /// The fields this expression mentions, in first-seen order.
+    /// The fields this expression mentions at the current point, in first-seen order
+    /// (those read through a [`Functional`] are not).
     pub fn fields(&self) -> Vec<FieldId> {
         self.ids(|e| match e {
             Expr::Field(id) => Some(*id),
+            _ => None,
+        })
+    }
+
+    /// The functionals this expression reads, in first-seen order (repeats kept once).
+    pub fn functionals(&self) -> Vec<Functional> {
+        let mut out: Vec<Functional> = Vec::new();
+        self.visit(&mut |e| {
+            if let Expr::Functional(f) = e {
+                if !out.contains(f) {
+                    out.push((**f).clone());
+                }
+            }
+        });
+        out
+    }
+
+    /// A copy with each functional replaced by what `with` gives for it.
+    pub fn replace_functionals(&self, with: &impl Fn(&Functional) -> Option<Expr>) -> Expr {
+        self.replace_leaves(&|e| match e {
+            Expr::Functional(f) => with(f),
             _ => None,
         })
     }
@@ -118,6 +196,31 @@ impl Expr {
         })
     }
 
+    /// A copy with every coordinate `c` (a leaf, a derivative's, a functional's) renamed
+    /// `new[c]`.
+    pub fn renumber_coords(&self, new: &[CoordId]) -> Expr {
+        let each = |args: &[Expr]| args.iter().map(|a| a.renumber_coords(new)).collect();
+        match self {
+            Expr::Coord(c) => Expr::Coord(new[*c]),
+            Expr::Const(_) | Expr::Param(_) | Expr::Field(_) => self.clone(),
+            Expr::Functional(f) => Expr::Functional(Box::new(Functional {
+                over: f.over.iter().map(|c| new[*c]).collect(),
+                at: f.at.iter().map(|(c, v)| (new[*c], *v)).collect(),
+                ..(**f).clone()
+            })),
+            Expr::Neg(a) => Expr::Neg(Box::new(a.renumber_coords(new))),
+            Expr::Binary(op, a, b) => {
+                Expr::binary(*op, a.renumber_coords(new), b.renumber_coords(new))
+            }
+            Expr::Call(f, args) => Expr::Call(*f, each(args)),
+            Expr::Diff { expr, wrt } => Expr::diff(expr.renumber_coords(new), new[*wrt]),
+            Expr::Operator { name, args } => Expr::Operator {
+                name: name.clone(),
+                args: each(args),
+            },
+        }
+    }
+
     /// The params this expression mentions, in first-seen order.
     pub fn params(&self) -> Vec<ParamId> {
         self.ids(|e| match e {
@@ -131,9 +234,11 @@ impl Expr {
     fn replace_leaves(&self, with: &impl Fn(&Expr) -> Option<Expr>) -> Expr {
         let each = |args: &[Expr]| args.iter().map(|a| a.replace_leaves(with)).collect();
         match self {
-            Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Field(_) => {
-                with(self).unwrap_or_else(|| self.clone())
-            }
+            Expr::Const(_)
+            | Expr::Coord(_)
+            | Expr::Param(_)
+            | Expr::Field(_)
+            | Expr::Functional(_) => with(self).unwrap_or_else(|| self.clone()),
             Expr::Neg(a) => Expr::Neg(Box::new(a.replace_leaves(with))),
             Expr::Binary(op, a, b) => {
                 Expr::binary(*op, a.replace_leaves(with), b.replace_leaves(with))
@@ -155,7 +260,7 @@ impl Expr {
                 Expr::Diff { expr, wrt } => {
                     walk(expr, coord, depth + u32::from(*wrt == coord), best)
                 }
-                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
+                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Functional(_) => {}
                 Expr::Neg(a) => walk(a, coord, depth, best),
                 Expr::Binary(_, a, b) => {
                     walk(a, coord, depth, best);
@@ -177,7 +282,7 @@ impl Expr {
             match e {
                 Expr::Field(_) => *best = (*best).max(depth),
                 Expr::Diff { expr, .. } => walk(expr, depth + 1, best),
-                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) => {}
+                Expr::Const(_) | Expr::Coord(_) | Expr::Param(_) | Expr::Functional(_) => {}
                 Expr::Neg(a) => walk(a, depth, best),
                 Expr::Binary(_, a, b) => {
                     walk(a, depth, best);
@@ -300,6 +405,19 @@ pub struct Field {
     pub name: String,
     pub args: Vec<CoordId>,
     pub definition: Option<Expr>,
+    pub span: Span,
+}
+
+/// What each evaluation measures of a field besides the objective: `sensors T at x = 0.1,
+/// 0.5`. Each place fixes every field coordinate of the field; its design variables are the
+/// evaluation's.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sensors {
+    pub field: FieldId,
+    /// The field coordinates of each place, in the order the statement names them.
+    pub coords: Vec<CoordId>,
+    /// One value per coordinate of `coords` for each place, in the order written.
+    pub places: Vec<Vec<f64>>,
     pub span: Span,
 }
 
@@ -537,7 +655,13 @@ pub struct Method {
 pub struct Problem {
     pub source: Source,
     pub name: String,
+    /// The design variables, what the optimizer chooses.
     pub coords: Vec<Coordinate>,
+    /// The coordinates of fields the optimizer does not choose (`coord x in [0, 1]`); their
+    /// [`CoordId`]s follow the design variables'.
+    pub field_coords: Vec<Coordinate>,
+    /// Where each evaluation measures fields besides the objective, in the file's order.
+    pub sensors: Vec<Sensors>,
     /// The pde's unknown constants.
     pub params: Vec<Param>,
     pub fields: Vec<Field>,
@@ -561,8 +685,61 @@ pub struct Problem {
 }
 
 impl Problem {
+    /// The number of design variables.
     pub fn dim(&self) -> usize {
         self.coords.len()
+    }
+
+    /// A design variable or a field coordinate, by id.
+    pub fn coordinate(&self, id: CoordId) -> &Coordinate {
+        match id.checked_sub(self.coords.len()) {
+            Some(k) => &self.field_coords[k],
+            None => &self.coords[id],
+        }
+    }
+
+    /// Whether `id` is a field coordinate (not a design variable).
+    pub fn is_field_coord(&self, id: CoordId) -> bool {
+        id >= self.coords.len()
+    }
+
+    /// The field coordinates a field depends on, in its declaration's order.
+    pub fn field_coords_of(&self, field: FieldId) -> Vec<CoordId> {
+        (self.fields[field].args.iter())
+            .copied()
+            .filter(|c| self.is_field_coord(*c))
+            .collect()
+    }
+
+    /// Every sensor value an evaluation measures, named as `history.csv` heads them: `T@0.1`
+    /// for one coordinate, `T@(0.25,0.5)` for several; the file's order.
+    pub fn sensor_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        for s in &self.sensors {
+            let field = &self.fields[s.field].name;
+            for place in &s.places {
+                let values: Vec<String> = place.iter().map(|v| format!("{v}")).collect();
+                names.push(match values.as_slice() {
+                    [one] => format!("{field}@{one}"),
+                    _ => format!("{field}@({})", values.join(",")),
+                });
+            }
+        }
+        names
+    }
+
+    /// Each `sensors` statement's field name and number of places, in the file's order: how
+    /// the values a command or a user gives by field (`"T": [..]`) line up with
+    /// [`Problem::sensor_names`].
+    pub fn sensor_groups(&self) -> Vec<(String, usize)> {
+        (self.sensors.iter())
+            .map(|s| (self.fields[s.field].name.clone(), s.places.len()))
+            .collect()
+    }
+
+    /// The number of sensor values an evaluation measures.
+    pub fn sensor_count(&self) -> usize {
+        self.sensors.iter().map(|s| s.places.len()).sum()
     }
 
     pub fn lower(&self) -> Vec<f64> {
@@ -667,7 +844,7 @@ impl fmt::Display for DisplayExpr<'_> {
         };
         match self.expr {
             Expr::Const(v) => write!(f, "{v}"),
-            Expr::Coord(c) => f.write_str(&p.coords[*c].name),
+            Expr::Coord(c) => f.write_str(&p.coordinate(*c).name),
             Expr::Param(k) => f.write_str(&p.params[*k].name),
             Expr::Field(id) => f.write_str(&p.fields[*id].name),
             Expr::Neg(a) => write!(f, "-({})", sub(a)),
@@ -685,7 +862,22 @@ impl fmt::Display for DisplayExpr<'_> {
                 let args: Vec<String> = args.iter().map(sub).collect();
                 write!(f, "{}({})", b.name(), args.join(", "))
             }
-            Expr::Diff { expr, wrt } => write!(f, "d({}, {})", sub(expr), p.coords[*wrt].name),
+            Expr::Diff { expr, wrt } => {
+                write!(f, "d({}, {})", sub(expr), p.coordinate(*wrt).name)
+            }
+            Expr::Functional(g) => {
+                let field = &p.fields[g.field].name;
+                let over: Vec<&str> = (g.over.iter())
+                    .map(|c| p.coordinate(*c).name.as_str())
+                    .collect();
+                let at: Vec<String> = (g.at.iter())
+                    .map(|(c, v)| format!("{} = {v}", p.coordinate(*c).name))
+                    .collect();
+                match g.reduce {
+                    Reduce::Point => write!(f, "{field}({})", at.join(", ")),
+                    r => write!(f, "{}({field}, {})", r.name(), over.join(", ")),
+                }
+            }
             Expr::Operator { name, args } => {
                 let args: Vec<String> = args.iter().map(sub).collect();
                 write!(f, "{name}({})", args.join(", "))

@@ -19,6 +19,7 @@ pub mod diag;
 pub mod diff;
 pub mod eval;
 mod excerpt;
+pub mod functional;
 pub mod ir;
 pub mod methods;
 pub mod operators;
@@ -29,6 +30,7 @@ pub mod spec;
 
 pub use diag::{render, Diagnostic, Severity, Style};
 pub use eval::{CompileError, Compiled};
+pub use functional::FieldReader;
 pub use ir::Problem;
 pub use methods::{method, method_names, MethodInfo, METHODS};
 pub use operators::{OperatorSignature, Operators};
@@ -158,8 +160,57 @@ impl Problem {
         if let Some(&id) = e.fields().first() {
             return Err(CompileError::UnknownField(self.fields[id].name.clone()));
         }
+        // Each functional becomes an input after the design's, read at every point.
+        let functionals = e.functionals();
+        let readers = (functionals.iter())
+            .map(|f| self.field_reader(f))
+            .collect::<Result<Vec<_>, _>>()?;
+        let e = e.replace_functionals(&|f| {
+            let k = functionals.iter().position(|g| g == f)?;
+            Some(ir::Expr::Coord(self.dim() + k))
+        });
         let e = diff::expand(&e).ok_or(CompileError::Derivative)?;
-        Compiled::new(&e, self.dim())
+        Ok(Compiled::new(&e, self.dim() + readers.len())?.with_readers(readers))
+    }
+
+    /// A reader of a functional of a field with a closed form.
+    pub fn field_reader(&self, f: &ir::Functional) -> Result<FieldReader, CompileError> {
+        let field = &self.fields[f.field];
+        let Some(definition) = &field.definition else {
+            return Err(CompileError::UnknownField(field.name.clone()));
+        };
+        let definition = self.substitute_definitions(definition);
+        if let Some(&id) = definition.fields().first() {
+            return Err(CompileError::UnknownField(self.fields[id].name.clone()));
+        }
+        let definition = diff::expand(&definition).ok_or(CompileError::Derivative)?;
+        let all = self.dim() + self.field_coords.len();
+        let compiled = Compiled::new(&definition, all)?;
+        let over: Vec<(ir::CoordId, f64, f64)> = (f.over.iter())
+            .map(|&c| (c, self.coordinate(c).lo, self.coordinate(c).hi))
+            .collect();
+        Ok(FieldReader::new(compiled, f.reduce, &over, f.at.clone()))
+    }
+
+    /// Readers of every sensor value an evaluation measures, in [`Problem::sensor_names`]'
+    /// order; an error for a field without a closed form.
+    pub fn sensor_readers(&self) -> Result<Vec<FieldReader>, CompileError> {
+        (self.sensors.iter())
+            .flat_map(|s| {
+                s.places.iter().map(move |place| ir::Functional {
+                    field: s.field,
+                    reduce: ir::Reduce::Point,
+                    over: Vec::new(),
+                    at: s
+                        .coords
+                        .iter()
+                        .copied()
+                        .zip(place.iter().copied())
+                        .collect(),
+                })
+            })
+            .map(|f| self.field_reader(&f))
+            .collect()
     }
 
     /// The objective as written in the file (not negated for `maximize`).

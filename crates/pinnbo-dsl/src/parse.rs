@@ -19,6 +19,7 @@ struct PdeParser;
 /// Words that begin a statement; used to re-synchronize and to suggest near misses.
 pub const STATEMENT_KEYWORDS: &[&str] = &[
     "var",
+    "coord",
     "const",
     "param",
     "fn",
@@ -36,6 +37,7 @@ pub const STATEMENT_KEYWORDS: &[&str] = &[
     "seed",
     "method",
     "problem",
+    "sensors",
 ];
 
 /// Parses a whole file. Returns the statements that parsed and a diagnostic per syntax error.

@@ -339,7 +339,8 @@ impl Optimizer {
     /// the file's order. A point that was asked is told as that point (told again: the same
     /// outcome is a retry, another raises `RunError`); any other is an extra observation. A
     /// NaN is journaled as a failed evaluation; so is `failed="why"` in place of `y`.
-    #[pyo3(signature = (x = None, y = None, constraints = None, failed = None, *, id = None))]
+    #[pyo3(signature = (x = None, y = None, constraints = None, failed = None, *, id = None, sensors = None))]
+    #[allow(clippy::too_many_arguments)]
     fn tell(
         &mut self,
         x: Option<&Bound<'_, PyAny>>,
@@ -347,6 +348,7 @@ impl Optimizer {
         constraints: Option<&Bound<'_, PyAny>>,
         failed: Option<String>,
         id: Option<usize>,
+        sensors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let mut run = self.locked();
         let names = match run.problem().is_multi_objective() {
@@ -356,7 +358,13 @@ impl Optimizer {
         let x = match (x, id) {
             (Some(x), None) => x,
             (None, Some(id)) => {
-                let outcome = outcomes(1, true, y, constraints, failed, &names)?.remove(0);
+                let told = Given {
+                    y,
+                    constraints,
+                    failed,
+                    sensors,
+                };
+                let outcome = outcomes(1, true, told, &names, run.problem())?.remove(0);
                 run.tell(id, outcome).map_err(run_error)?;
                 return write_outputs(&run);
             }
@@ -375,7 +383,13 @@ impl Optimizer {
                 PyValueError::new_err("x must be a point, a dict by name or an (n, dim) array")
             })?,
         };
-        let outcomes = outcomes(points.len(), single, y, constraints, failed, &names)?;
+        let told = Given {
+            y,
+            constraints,
+            failed,
+            sensors,
+        };
+        let outcomes = outcomes(points.len(), single, told, &names, run.problem())?;
         for (point, outcome) in points.into_iter().zip(outcomes) {
             let told = match asked_at(&run, &point) {
                 Some(id) => run.tell(id, outcome).map(|_: Told| ()),
@@ -579,16 +593,30 @@ fn named_point(problem: &pinnbo_dsl::Problem, x: &Bound<'_, PyAny>) -> PyResult<
         .map_err(|e| PyValueError::new_err(format!("x: {e}")))
 }
 
+/// What `tell` was given besides the points.
+struct Given<'a, 'py> {
+    y: Option<&'a Bound<'py, PyAny>>,
+    constraints: Option<&'a Bound<'py, PyAny>>,
+    failed: Option<String>,
+    /// A dict of each field's sensor values (a list of such dicts for several points).
+    sensors: Option<&'a Bound<'py, PyAny>>,
+}
+
 /// The outcome told for each of `n` points; with several objectives (`objectives`, their
 /// names) each point's `y` is a dict by name or a sequence in the file's order.
 fn outcomes(
     n: usize,
     single: bool,
-    y: Option<&Bound<'_, PyAny>>,
-    constraints: Option<&Bound<'_, PyAny>>,
-    failed: Option<String>,
+    told: Given<'_, '_>,
     objectives: &[String],
+    problem: &pinnbo_dsl::Problem,
 ) -> PyResult<Vec<Outcome>> {
+    let Given {
+        y,
+        constraints,
+        failed,
+        sensors,
+    } = told;
     if let Some(why) = failed {
         if y.is_some() {
             return Err(PyValueError::new_err("give y or failed, not both"));
@@ -612,20 +640,33 @@ fn outcomes(
         (Some(c), true) => vec![c.extract()?],
         (Some(c), false) => c.extract()?,
     };
-    if values.len() != n || constraints.len() != n {
+    let groups = problem.sensor_groups();
+    let one_sensors = |s: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
+        let by_field = crate::oracle::sensors_by_name(s).map_err(PyValueError::new_err)?;
+        pinnbo_core::oracle::sensors_by_field(&groups, &by_field)
+            .map_err(|e| PyValueError::new_err(format!("sensors: {e}")))
+    };
+    let sensors: Vec<Vec<f64>> = match (sensors, single) {
+        (None, _) => vec![Vec::new(); n],
+        (Some(s), true) => vec![one_sensors(s)?],
+        (Some(s), false) => (s.try_iter()?)
+            .map(|item| one_sensors(&item?))
+            .collect::<PyResult<_>>()?,
+    };
+    if values.len() != n || constraints.len() != n || sensors.len() != n {
         return Err(PyValueError::new_err(format!(
-            "{n} point(s) told with {} value(s) and {} constraint row(s)",
+            "{n} point(s) told with {} value(s), {} constraint row(s) and {} sensor row(s)",
             values.len(),
-            constraints.len()
+            constraints.len(),
+            sensors.len()
         )));
     }
-    Ok(values
-        .into_iter()
-        .zip(constraints)
-        .map(|(values, constraints)| {
+    Ok((values.into_iter().zip(constraints).zip(sensors))
+        .map(|((values, constraints), sensors)| {
             Outcome::Values(Evaluation {
                 objectives: values,
                 constraints,
+                sensors,
             })
         })
         .collect())

@@ -43,6 +43,9 @@ pub struct PyOracle {
     interrupt: Interrupt,
     /// With several objectives, their names (the keys of the callable's dict).
     objectives: Vec<String>,
+    /// Each `sensors` statement's field and number of places: the callable's dict gives
+    /// `"sensors": {"T": [..]}`.
+    sensors: Vec<(String, usize)>,
 }
 
 impl PyOracle {
@@ -54,6 +57,7 @@ impl PyOracle {
                 true => problem.objective_names(),
                 false => Vec::new(),
             },
+            sensors: problem.sensor_groups(),
         }
     }
 }
@@ -72,13 +76,43 @@ impl Oracle for PyOracle {
                     return Err(Failure::Other(format!("the oracle raised {why}")));
                 }
             };
-            evaluation(value.bind(py), &self.objectives).map_err(Failure::Other)
+            let value = value.bind(py);
+            let mut e = evaluation(value, &self.objectives).map_err(Failure::Other)?;
+            e.sensors = sensor_values(value, &self.sensors).map_err(Failure::Other)?;
+            Ok(e)
         })
     }
 
     fn describe(&self) -> String {
         "a Python callable".into()
     }
+}
+
+/// The sensor values of what the callable returned (a dict's `"sensors"`, by field), in the
+/// problem's order; none where the problem has no sensors.
+fn sensor_values(value: &Bound<'_, PyAny>, groups: &[(String, usize)]) -> Result<Vec<f64>, String> {
+    let given = value
+        .cast::<PyDict>()
+        .ok()
+        .and_then(|d| d.get_item("sensors").ok().flatten());
+    let Some(given) = given else {
+        return match groups.is_empty() {
+            true => Ok(Vec::new()),
+            false => Err("the problem has sensors: the oracle returns a dict with \"sensors\": {\"FIELD\": [..]}".into()),
+        };
+    };
+    let by_field = sensors_by_name(&given)?;
+    pinnbo_core::oracle::sensors_by_field(groups, &by_field)
+        .map_err(|e| format!("the oracle's sensors: {e}"))
+}
+
+/// `{"T": [..], ..}` from Python: each field's list of numbers.
+pub fn sensors_by_name(
+    given: &Bound<'_, PyAny>,
+) -> Result<std::collections::BTreeMap<String, Vec<f64>>, String> {
+    given
+        .extract::<std::collections::BTreeMap<String, Vec<f64>>>()
+        .map_err(|_| format!("sensors must be a dict of lists of numbers by field, not {given}"))
 }
 
 /// What the callable returned, read as an evaluation.
@@ -111,6 +145,7 @@ fn evaluation(value: &Bound<'_, PyAny>, objectives: &[String]) -> Result<Evaluat
         return Ok(Evaluation {
             objectives: values,
             constraints,
+            sensors: Vec::new(),
         });
     }
     if let Ok(dict) = value.cast::<PyDict>() {

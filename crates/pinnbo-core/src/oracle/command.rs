@@ -128,6 +128,8 @@ pub struct CommandOracle {
     objectives: Vec<String>,
     /// What stands in the command line for each variable (a level by its name).
     coords: Vec<pinnbo_dsl::ir::Coordinate>,
+    /// Each `sensors` statement's field and number of places (`Problem::sensor_groups`).
+    sensors: Vec<(String, usize)>,
 }
 
 impl CommandOracle {
@@ -183,6 +185,7 @@ impl CommandOracle {
                 false => vec!["objective".to_string()],
             },
             coords: problem.coords.clone(),
+            sensors: problem.sensor_groups(),
         })
     }
 
@@ -212,13 +215,16 @@ impl CommandOracle {
                 })?;
                 Ok(Evaluation::new(objective, Vec::new()))
             }
-            CommandOutput::Json => parse_json(stdout, &self.objectives, self.constraints),
+            CommandOutput::Json => {
+                parse_json(stdout, &self.objectives, self.constraints, &self.sensors)
+            }
         }
     }
 }
 
 fn output_needs_json(problem: &Problem, spec: &Spec) -> bool {
-    !problem.constraints.is_empty() && spec.output == CommandOutput::Number
+    (!problem.constraints.is_empty() || !problem.sensors.is_empty())
+        && spec.output == CommandOutput::Number
 }
 
 /// `{"objective": .., "constraints": [..]}`; with several objectives each by its name in
@@ -227,6 +233,7 @@ fn parse_json(
     stdout: &str,
     objectives: &[String],
     constraints: usize,
+    sensors: &[(String, usize)],
 ) -> Result<Evaluation, Failure> {
     let value: serde_json::Value = serde_json::from_str(stdout.trim()).map_err(|e| {
         Failure::Parse(format!(
@@ -263,9 +270,28 @@ fn parse_json(
             listed.len()
         )));
     }
+    let sensors = match (value.get("sensors"), sensors.is_empty()) {
+        (None, true) => Vec::new(),
+        (None, false) => {
+            return Err(Failure::Parse(
+                "the JSON has no \"sensors\": print {\"sensors\": {\"FIELD\": [..]}} too".into(),
+            ))
+        }
+        (Some(v), _) => {
+            let given: std::collections::BTreeMap<String, Vec<f64>> =
+                serde_json::from_value(v.clone()).map_err(|_| {
+                    Failure::Parse(format!(
+                        "\"sensors\" must map each field to a list of numbers, got {}",
+                        truncate(&v.to_string())
+                    ))
+                })?;
+            super::sensors_by_field(sensors, &given).map_err(Failure::Parse)?
+        }
+    };
     Ok(Evaluation {
         objectives: values,
         constraints: listed,
+        sensors,
     })
 }
 
@@ -487,22 +513,28 @@ mod tests {
     #[test]
     fn json_output_is_checked_against_the_problem() {
         let one = ["objective".to_string()];
-        let ok = parse_json(r#"{"objective": 1.5, "constraints": [-1, 2]}"#, &one, 2).unwrap();
+        let ok = parse_json(
+            r#"{"objective": 1.5, "constraints": [-1, 2]}"#,
+            &one,
+            2,
+            &[],
+        )
+        .unwrap();
         assert_eq!(ok.constraints, vec![-1.0, 2.0]);
-        let wrong = parse_json(r#"{"objective": 1.5}"#, &one, 1).unwrap_err();
+        let wrong = parse_json(r#"{"objective": 1.5}"#, &one, 1, &[]).unwrap_err();
         assert_eq!(
             wrong.to_string(),
             "could not read the command's output: the problem has 1 constraint(s), the command gave 0"
         );
-        let bad = parse_json(r#"{"objective": "x"}"#, &one, 0).unwrap_err();
+        let bad = parse_json(r#"{"objective": "x"}"#, &one, 0, &[]).unwrap_err();
         assert!(
             bad.to_string().contains("\"objective\" is not a number"),
             "{bad}"
         );
         let two = ["weight".to_string(), "sag".to_string()];
-        let both = parse_json(r#"{"sag": 2, "weight": 1}"#, &two, 0).unwrap();
+        let both = parse_json(r#"{"sag": 2, "weight": 1}"#, &two, 0, &[]).unwrap();
         assert_eq!(both.objectives, vec![1.0, 2.0]);
-        let missing = parse_json(r#"{"weight": 1}"#, &two, 0).unwrap_err();
+        let missing = parse_json(r#"{"weight": 1}"#, &two, 0, &[]).unwrap_err();
         assert!(
             missing.to_string().contains("the JSON has no \"sag\""),
             "{missing}"

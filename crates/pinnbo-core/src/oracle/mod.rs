@@ -25,6 +25,9 @@ pub struct Evaluation {
     pub objectives: Vec<f64>,
     /// `c_k(x)`, feasible when `<= 0`, in the file's order.
     pub constraints: Vec<f64>,
+    /// What the sensors read (`sensors T at ..`), in `Problem::sensor_names`' order; empty
+    /// without sensors.
+    pub sensors: Vec<f64>,
 }
 
 /// An [`Evaluation`] as the journal writes it.
@@ -35,6 +38,8 @@ struct Recorded {
     /// With several objectives, the values of those after the first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     other_objectives: Vec<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sensors: Vec<f64>,
 }
 
 impl From<Evaluation> for Recorded {
@@ -44,6 +49,7 @@ impl From<Evaluation> for Recorded {
             objective: objectives.next().unwrap_or(f64::NAN),
             constraints: e.constraints,
             other_objectives: objectives.collect(),
+            sensors: e.sensors,
         }
     }
 }
@@ -54,6 +60,7 @@ impl From<Recorded> for Evaluation {
         Evaluation {
             objectives: objectives.collect(),
             constraints: r.constraints,
+            sensors: r.sensors,
         }
     }
 }
@@ -64,6 +71,7 @@ impl Evaluation {
         Evaluation {
             objectives: vec![objective],
             constraints,
+            sensors: Vec::new(),
         }
     }
 
@@ -77,7 +85,8 @@ impl Evaluation {
         self.constraints.iter().all(|c| *c <= 0.0)
     }
 
-    /// The first non-finite value, named, if any.
+    /// The first non-finite value, named, if any (a sensor's by its index: the caller
+    /// knows the names).
     pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {
         if !self.objective().is_finite() {
             return Some(format!("the objective is {}", self.objective()));
@@ -85,12 +94,46 @@ impl Evaluation {
         if let Some(v) = self.objectives[1..].iter().find(|v| !v.is_finite()) {
             return Some(format!("an objective is {v}"));
         }
-        self.constraints
-            .iter()
-            .zip(constraint_names)
+        let constraint = (self.constraints.iter().zip(constraint_names))
             .find(|(v, _)| !v.is_finite())
-            .map(|(v, name)| format!("constraint `{name}` is {v}"))
+            .map(|(v, name)| format!("constraint `{name}` is {v}"));
+        constraint.or_else(|| {
+            let k = self.sensors.iter().position(|v| !v.is_finite())?;
+            Some(format!("sensor value {} is {}", k + 1, self.sensors[k]))
+        })
     }
+}
+
+/// The sensor values given by field (`"T": [..]`, each field's places in the order its
+/// `sensors` statements list them) as one list in `Problem::sensor_names`' order; `groups`
+/// is `Problem::sensor_groups`. The error names what is missing, extra or miscounted.
+pub fn sensors_by_field(
+    groups: &[(String, usize)],
+    given: &std::collections::BTreeMap<String, Vec<f64>>,
+) -> Result<Vec<f64>, String> {
+    if let Some(extra) = given.keys().find(|k| !groups.iter().any(|(f, _)| f == *k)) {
+        return Err(format!("`{extra}` has no sensors in the problem"));
+    }
+    let mut taken: std::collections::BTreeMap<&str, usize> = Default::default();
+    let mut out = Vec::new();
+    for (field, n) in groups {
+        let Some(values) = given.get(field) else {
+            return Err(format!("no sensor values for `{field}`"));
+        };
+        let expected: usize = (groups.iter().filter(|(f, _)| f == field))
+            .map(|(_, n)| n)
+            .sum();
+        if values.len() != expected {
+            return Err(format!(
+                "`{field}` has {expected} sensor(s), {} value(s) were given",
+                values.len()
+            ));
+        }
+        let from = taken.entry(field).or_default();
+        out.extend_from_slice(&values[*from..*from + n]);
+        *from += n;
+    }
+    Ok(out)
 }
 
 /// Why an evaluation produced no usable values. The loop journals it and goes on.
@@ -217,6 +260,7 @@ pub fn minimized_reference(problem: &Problem) -> Option<Vec<f64>> {
     let e = Evaluation {
         objectives: reference.clone(),
         constraints: Vec::new(),
+        sensors: Vec::new(),
     };
     Some(minimized_objectives(problem, &e))
 }

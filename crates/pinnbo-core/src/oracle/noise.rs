@@ -94,18 +94,21 @@ impl NoiseModel {
     /// The evaluation with noise drawn from `rng` added to every value.
     pub fn apply(&self, clean: &Evaluation, rng: &mut impl Rng) -> Evaluation {
         let mut draw = |std: f64| std * rng.sample::<f64, _>(StandardNormal);
-        // The objective's draw first, then the constraints' (the streams' order). Other
-        // objectives stay: the checker refuses a noise statement with several.
+        // The objective's draw first, then the constraints', then the sensors' (the
+        // streams' order). Other objectives stay: the checker refuses a noise statement with
+        // several. Each sensor value has the objective's noise (the same instrument).
         let mut objectives = clean.objectives.clone();
         objectives[0] += draw(self.objective_std);
+        let constraints = (clean.constraints.iter().zip(&self.constraint_std))
+            .map(|(v, s)| v + draw(*s))
+            .collect();
+        let sensors = (clean.sensors.iter())
+            .map(|v| v + draw(self.objective_std))
+            .collect();
         Evaluation {
             objectives,
-            constraints: clean
-                .constraints
-                .iter()
-                .zip(&self.constraint_std)
-                .map(|(v, s)| v + draw(*s))
-                .collect(),
+            constraints,
+            sensors,
         }
     }
 }

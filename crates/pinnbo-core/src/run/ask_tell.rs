@@ -243,6 +243,14 @@ impl Run {
                     e.constraints.len()
                 )));
             }
+            let s = self.problem.sensor_count();
+            if e.sensors.len() != s {
+                return Err(RunError::Refused(format!(
+                    "{} sensor value(s) told, the problem has {s} ({})",
+                    e.sensors.len(),
+                    self.problem.sensor_names().join(", ")
+                )));
+            }
             // A non-finite value is the failure it is journaled as, so that telling it
             // again is the same outcome (a retry), not another.
             let names: Vec<String> = (self.problem.constraints.iter())

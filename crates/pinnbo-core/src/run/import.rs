@@ -1,7 +1,7 @@
 //! Evaluations made before the run (`pinnbo solve --import FILE.csv`): a CSV with one column
 //! per variable (by name; a categorical variable's levels by name), `objective` (with
-//! several objectives, one per objective by name), and one per constraint (by name), in the
-//! file's own units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
+//! several objectives, one per objective by name), one per constraint (by name), and one per
+//! sensor value (`T@0.1`, as `history.csv` heads it), in the file's own units and sense. Every row is checked (columns, numbers, bounds) before the run starts,
 //! and a defect is reported at its line and column; the rows become the journal's first
 //! records, phase `import`, kept exactly as given.
 
@@ -30,6 +30,7 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
     let wanted: Vec<String> = (problem.coords.iter().map(|c| c.name.clone()))
         .chain(objectives.iter().cloned())
         .chain(problem.constraints.iter().map(|c| c.name.clone()))
+        .chain(problem.sensor_names())
         .collect();
     let mut positions = Vec::with_capacity(wanted.len());
     for name in &wanted {
@@ -58,7 +59,7 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         (header.iter().enumerate()).find(|(_, h)| !wanted.iter().any(|w| w == h.trim()))
     {
         return Err(format!(
-            "{shown}:1:{}: `{extra}` is not a variable, `objective` or a constraint of {}",
+            "{shown}:1:{}: `{extra}` is not a variable, `objective`, a constraint or a sensor of {}",
             k + 1,
             problem.name
         ));
@@ -87,11 +88,13 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
             return Err(format!("{shown}:{line}:{}: {message}", positions[i] + 1));
         }
         let m = objectives.len();
+        let k = d + m + problem.constraints.len();
         rows.push(Imported {
             x: values[..d].to_vec(),
             values: Evaluation {
                 objectives: values[d..d + m].to_vec(),
-                constraints: values[d + m..].to_vec(),
+                constraints: values[d + m..k].to_vec(),
+                sensors: values[k..].to_vec(),
             },
         });
     }

@@ -39,6 +39,8 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         false => header.extend(["objective".into(), "clean_objective".into()]),
     }
     header.extend(problem.constraints.iter().map(|c| c.name.clone()));
+    let sensors = problem.sensor_names();
+    header.extend(sensors.iter().cloned());
     let progress = match several {
         true => "hypervolume",
         false => "best_so_far",
@@ -63,6 +65,9 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         }
         row.extend(
             (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),
+        );
+        row.extend(
+            (0..sensors.len()).map(|k| cell(observed.and_then(|e| e.sensors.get(k).copied()))),
         );
         row.extend([
             cell(best),

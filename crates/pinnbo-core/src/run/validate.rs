@@ -109,6 +109,7 @@ fn outcome(problem: &Problem, r: &Record) -> Result<(), String> {
         (Some(e), None) => {
             if !e.objectives.iter().all(|v| v.is_finite())
                 || e.constraints.iter().any(|c| !c.is_finite())
+                || e.sensors.iter().any(|c| !c.is_finite())
             {
                 return Err("an observed value is not a finite number".into());
             }
@@ -117,6 +118,13 @@ fn outcome(problem: &Problem, r: &Record) -> Result<(), String> {
                 return Err(format!(
                     "{} constraint value(s) observed, the problem has {m}",
                     e.constraints.len()
+                ));
+            }
+            let s = problem.sensor_count();
+            if e.sensors.len() != s {
+                return Err(format!(
+                    "{} sensor value(s) observed, the problem has {s}",
+                    e.sensors.len()
                 ));
             }
             Ok(())

@@ -15,6 +15,12 @@ use pinnbo_dsl::Problem;
 /// that the pde constrains what is optimized.
 pub fn objective_field(problem: &Problem, method: &str) -> Result<FieldId, StrategyError> {
     let d = problem.dim();
+    if !problem.field_coords.is_empty() {
+        return Err(StrategyError::Unusable(format!(
+            "{method} does not model a field over coordinates the optimizer does not choose \
+             (`coord`) yet: use gp-ei, which optimizes the objective read from the field"
+        )));
+    }
     let field = match &problem.objective.expr {
         Expr::Field(id) if problem.fields[*id].args == (0..d).collect::<Vec<_>>() => *id,
         _ => {

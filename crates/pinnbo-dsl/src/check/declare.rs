@@ -30,6 +30,11 @@ pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
                     cx.poison(&item.name);
                 }
             }),
+            StmtKind::Coord(items) => items.iter().for_each(|item| {
+                if field_coordinate(cx, item).is_none() {
+                    cx.poison(&item.name);
+                }
+            }),
             StmtKind::Fn { name, params, body } => {
                 distinct_params(cx, params);
                 if cx.declare(name, Declared::Fn) {
@@ -199,6 +204,26 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
             .coords
             .extend((1..=n).map(|i| make(format!("{}[{i}]", item.name.name)))),
     }
+    Some(())
+}
+
+/// `coord x in [lo, hi]`: a coordinate of fields the optimizer does not choose.
+fn field_coordinate(cx: &mut Checker, item: &ast::CoordItem) -> Option<()> {
+    let (lo, hi) = interval(cx, &item.name, &item.lo, &item.hi, item.bounds_span)?;
+    let first = cx.coords.len();
+    if !cx.declare(&item.name, Declared::Var { first, len: None }) {
+        return None;
+    }
+    cx.coords.push(Coordinate {
+        name: item.name.name.clone(),
+        lo,
+        hi,
+        log: false,
+        integer: false,
+        levels: Vec::new(),
+        span: item.name.span,
+    });
+    cx.field_coords.push(first);
     Some(())
 }
 
@@ -374,8 +399,11 @@ fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<
                     .names()
                     .filter(|n| matches!(cx.declared(n), Some(Declared::Var { .. })))
                     .collect();
-                let help = suggestion(&p.name, vars)
-                    .unwrap_or_else(|| "declare it first with `var name in [lo, hi]`".to_string());
+                let help = suggestion(&p.name, vars).unwrap_or_else(|| {
+                    "declare it first with `var name in [lo, hi]` (a design variable) or \
+                     `coord name in [lo, hi]` (a coordinate the optimizer does not choose)"
+                        .to_string()
+                });
                 cx.error(
                     Diagnostic::error(
                         "pde::field-variable",

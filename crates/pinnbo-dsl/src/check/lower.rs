@@ -5,11 +5,12 @@ use super::{Checker, Declared};
 use crate::ast::{self, BinaryOp, ExprKind, Ident, UnaryOp};
 use crate::builtins::CONSTANTS;
 use crate::diag::{suggestion, Diagnostic};
-use crate::ir::{CoordId, Expr, ParamId};
+use crate::ir::{CoordId, Expr, FieldId, ParamId};
 use crate::source::Span;
 
 mod calls;
 mod derivatives;
+mod functionals;
 mod levels;
 
 /// What an expression may refer to where it appears.
@@ -22,6 +23,9 @@ pub(crate) struct Allow {
     pub field_at: bool,
     /// The pde's unknown constants: in a pde alone (and the functions it calls).
     pub params: bool,
+    /// A field read over its field coordinates (`T(0.8, a)`, `integral(T, x)`), and no
+    /// field coordinate left free: objectives and constraints.
+    pub functionals: bool,
 }
 
 impl Allow {
@@ -31,6 +35,7 @@ impl Allow {
         derivatives: false,
         field_at: false,
         params: false,
+        functionals: false,
     };
     pub const KNOWN: Allow = Allow {
         coords: true,
@@ -38,11 +43,13 @@ impl Allow {
     };
     pub const VALUE: Allow = Allow {
         fields: true,
+        functionals: true,
         ..Allow::KNOWN
     };
     pub const PDE: Allow = Allow {
         derivatives: true,
         params: true,
+        functionals: false,
         ..Allow::VALUE
     };
     /// An experiment's boundary data: known, so no param.
@@ -221,6 +228,9 @@ impl<'a> Lowerer<'a> {
                 if !self.allow.coords {
                     return self.not_allowed(span, format!("the variable `{name}`"));
                 }
+                if self.allow.functionals && self.cx.is_field_coord(first) {
+                    return self.free_coordinate(span, name, None);
+                }
                 if self.cx.coord(first).is_categorical() {
                     return self.categorical_as_number(name, first, span);
                 }
@@ -232,6 +242,14 @@ impl<'a> Lowerer<'a> {
             Some(Declared::Field(id)) => {
                 if !self.allow.fields {
                     return self.not_allowed(span, format!("the field `{name}`"));
+                }
+                if self.allow.functionals {
+                    let free =
+                        (self.cx.field_args(id).iter()).find(|c| self.cx.is_field_coord(**c));
+                    if let Some(&c) = free {
+                        let coord = self.cx.coord(c).name.clone();
+                        return self.free_coordinate(span, &coord, Some((name, id)));
+                    }
                 }
                 Some(Value::Scalar(Expr::Field(id)))
             }
@@ -260,6 +278,49 @@ impl<'a> Lowerer<'a> {
                 )
             }
         }
+    }
+
+    /// A field coordinate left free where a number is needed (an objective, a constraint):
+    /// `coord` itself, or the field `field` that depends on it.
+    pub(super) fn free_coordinate(
+        &mut self,
+        span: Span,
+        coord: &str,
+        field: Option<(&str, FieldId)>,
+    ) -> Lowered {
+        // Every coordinate of the field, as the functionals' help names them.
+        let all = match field {
+            Some((_, id)) => (self.cx.field_args(id).iter())
+                .filter(|c| self.cx.is_field_coord(**c))
+                .map(|c| self.cx.coord(*c).name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            None => coord.to_string(),
+        };
+        let field = field.map(|(name, _)| name);
+        let (message, label) = match field {
+            Some(f) => (
+                format!(
+                    "the field `{f}` depends on the coordinate `{coord}`, which is left free here"
+                ),
+                format!("`{f}` over all of `{coord}`"),
+            ),
+            None => (
+                format!("the coordinate `{coord}` is left free here"),
+                "not chosen by the optimizer".to_string(),
+            ),
+        };
+        let f = field.unwrap_or("T");
+        self.err(
+            Diagnostic::error("pde::free-coordinate", span, message)
+                .with_label(label)
+                .with_help(format!(
+                    "an objective or constraint is one number per design: read the field at a \
+                     place (`{f}(0.5, ..)` with the coordinates as numbers and the design \
+                     variables passed through) or over its coordinates with `integral({f}, \
+                     {all})`, `mean({f}, {all})`, `maximum({f}, {all})` or `minimum({f}, {all})`"
+                )),
+        )
     }
 
     fn not_allowed(&mut self, span: Span, what: String) -> Lowered {

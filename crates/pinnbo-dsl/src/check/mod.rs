@@ -4,6 +4,7 @@ mod declare;
 mod lower;
 mod objectives;
 mod oracle;
+mod sensors;
 mod settings;
 
 pub(crate) use lower::{Allow, Lowerer};
@@ -50,7 +51,11 @@ pub(crate) struct Checker {
     decls: HashMap<String, (Declared, Span)>,
     order: Vec<String>,
     fns: HashMap<String, FnDef>,
+    /// Design variables and field coordinates, in declaration order (the problem lists the
+    /// variables first: [`split_field_coords`]).
     coords: Vec<Coordinate>,
+    /// Which of `coords` are field coordinates (`coord`).
+    field_coords: Vec<CoordId>,
     params: Vec<Param>,
     fields: Vec<Field>,
     /// Terms unrolled by indexed sums so far, to bound the work of nested sums.
@@ -89,6 +94,11 @@ impl Checker {
         &self.coords[id]
     }
 
+    /// Whether `id` is a field coordinate (`coord`), not a design variable.
+    pub fn is_field_coord(&self, id: CoordId) -> bool {
+        self.field_coords.contains(&id)
+    }
+
     fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
     }
@@ -102,6 +112,7 @@ impl Checker {
         let builtin = CONSTANTS.iter().any(|(c, _)| *c == n)
             || (callable
                 && (Builtin::from_name(n).is_some()
+                    || Reduce::from_name(n).is_some()
                     || BUILTIN_OPERATORS.contains(&n)
                     || self.operators.get(n).is_some()));
         if builtin {
@@ -244,6 +255,7 @@ pub(crate) fn check(
         order: Vec::new(),
         fns: HashMap::new(),
         coords: Vec::new(),
+        field_coords: Vec::new(),
         params: Vec::new(),
         fields: Vec::new(),
         sum_terms: 0,
@@ -308,6 +320,23 @@ pub(crate) fn check(
             }
             _ => None,
         });
+    if let Some(m) = method.as_ref().filter(|_| !cx.field_coords.is_empty()) {
+        if matches!(m.name.as_str(), "physics-gp" | "pinn-bo") {
+            cx.error(
+                Diagnostic::error(
+                    "pde::method-without-coordinates",
+                    m.span,
+                    format!(
+                        "{} does not model a field over coordinates the optimizer does not \
+                         choose (`coord`) yet",
+                        m.name
+                    ),
+                )
+                .with_label("the field's coordinates are not design variables")
+                .with_help("use `method gp-ei`, which optimizes the objective read from the field"),
+            );
+        }
+    }
     if let (Some(noise), Some(span)) = (problem.noise, problem.noise_span) {
         check_noise(&mut cx, noise, span, oracle.as_ref(), method.as_ref());
     }
@@ -337,6 +366,8 @@ pub(crate) fn check(
         source: source.clone(),
         name: problem.name.unwrap_or_else(|| default_name(source.name())),
         coords: cx.coords,
+        field_coords: Vec::new(),
+        sensors: problem.sensors,
         params: cx.params,
         fields: cx.fields,
         pdes: problem.pdes,
@@ -352,7 +383,61 @@ pub(crate) fn check(
         seed: problem.seed,
         method,
     };
-    (Some(problem), diags)
+    (Some(split_field_coords(problem, &cx.field_coords)), diags)
+}
+
+/// `problem` with its field coordinates (`coord`, declared among the variables in any
+/// order) moved after the design variables, every coordinate renumbered to match. Without
+/// field coordinates it is returned as it is.
+fn split_field_coords(mut problem: Problem, field: &[CoordId]) -> Problem {
+    if field.is_empty() {
+        return problem;
+    }
+    let all = std::mem::take(&mut problem.coords);
+    let design: Vec<CoordId> = (0..all.len()).filter(|c| !field.contains(c)).collect();
+    let mut new = vec![0; all.len()];
+    for (k, &c) in design.iter().chain(field).enumerate() {
+        new[c] = k;
+    }
+    problem.coords = design.iter().map(|&c| all[c].clone()).collect();
+    problem.field_coords = field.iter().map(|&c| all[c].clone()).collect();
+    let renumber = |e: &mut Expr| *e = e.renumber_coords(&new);
+    for f in &mut problem.fields {
+        f.args.iter_mut().for_each(|c| *c = new[*c]);
+        f.definition.iter_mut().for_each(renumber);
+    }
+    for pde in &mut problem.pdes {
+        renumber(&mut pde.lhs);
+        renumber(&mut pde.rhs);
+    }
+    renumber(&mut problem.objective.expr);
+    for o in &mut problem.other_objectives {
+        renumber(&mut o.expr);
+    }
+    for c in &mut problem.constraints {
+        renumber(&mut c.expr);
+    }
+    for s in &mut problem.sensors {
+        s.coords.iter_mut().for_each(|c| *c = new[*c]);
+    }
+    match &mut problem.oracle {
+        Oracle::Fdm(o) => {
+            for b in &mut o.conditions {
+                renumber(&mut b.lhs);
+                renumber(&mut b.rhs);
+                b.coord = new[b.coord];
+            }
+        }
+        Oracle::Command(o) => {
+            for part in &mut o.template {
+                if let TemplatePart::Coord(c) = part {
+                    *c = new[*c];
+                }
+            }
+        }
+        Oracle::ClosedForm | Oracle::External => {}
+    }
+    problem
 }
 
 /// Orders diagnostics by position and drops exact repeats (a function body inlined twice).
@@ -459,6 +544,7 @@ fn check_noise(
 pub(crate) struct Partial {
     name: Option<String>,
     pub pdes: Vec<Pde>,
+    pub sensors: Vec<Sensors>,
     pub objectives: Vec<Objective>,
     /// Objective statements that had errors.
     failed_objectives: usize,
@@ -635,7 +721,14 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
                 p.name = Some(name.clone());
             }
         }
+        StmtKind::Sensors { field, at } => {
+            let so_far = p.sensors.iter().map(|s| s.places.len()).sum();
+            if let Some(s) = sensors::sensors(cx, field, at, stmt.span, so_far) {
+                p.sensors.push(s);
+            }
+        }
         StmtKind::Var(_)
+        | StmtKind::Coord(_)
         | StmtKind::Const { .. }
         | StmtKind::Param { .. }
         | StmtKind::Fn { .. }

@@ -16,7 +16,7 @@ pub(crate) fn check_oracle(
     file: &ast::File,
 ) -> Option<Oracle> {
     let stmt = p.oracle_stmt.map(|i| &file.statements[i]);
-    let unknown = unknown_fields(cx, &p.objectives, &p.constraints);
+    let unknown = unknown_fields(cx, &p.objectives, &p.constraints, &p.sensors);
     let Some(stmt) = stmt else {
         if let Some(&f) = unknown.first() {
             let name = cx.field_name(f).to_string();
@@ -58,6 +58,23 @@ pub(crate) fn check_oracle(
             Some(Oracle::ClosedForm)
         }
         OracleKind::External => Some(Oracle::External),
+        OracleKind::Fdm if !cx.field_coords.is_empty() => {
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    stmt.span,
+                    "an fdm oracle does not solve a field over coordinates the optimizer does not \
+                     choose (`coord`) yet",
+                )
+                .with_label("solves over the design variables only")
+                .with_help(
+                    "measure the design with `oracle command \"..\"` (printing \
+                     {\"objective\": .., \"sensors\": {..}}), `oracle external`, or give the \
+                     field a closed form",
+                ),
+            );
+            None
+        }
         OracleKind::Fdm if p.objectives.len() > 1 => {
             cx.diags.push(
                 Diagnostic::error(
@@ -86,15 +103,21 @@ fn unknown_fields(
     cx: &Checker,
     objectives: &[Objective],
     constraints: &[Constraint],
+    sensors: &[Sensors],
 ) -> Vec<FieldId> {
     let mut out = Vec::new();
     let exprs = (objectives.iter().map(|o| &o.expr)).chain(constraints.iter().map(|c| &c.expr));
-    for e in exprs {
-        for f in e.fields() {
-            let unknown = cx.fields[f].definition.is_none() && !cx.broken_definitions.contains(&f);
-            if unknown && !out.contains(&f) {
-                out.push(f);
-            }
+    // A field read at the current point, through a functional, or by a sensor.
+    let read = |e: &Expr| -> Vec<FieldId> {
+        let mut fields = e.fields();
+        fields.extend(e.functionals().iter().map(|f| f.field));
+        fields
+    };
+    let sensed = sensors.iter().map(|s| s.field);
+    for f in exprs.flat_map(read).chain(sensed) {
+        let unknown = cx.fields[f].definition.is_none() && !cx.broken_definitions.contains(&f);
+        if unknown && !out.contains(&f) {
+            out.push(f);
         }
     }
     out

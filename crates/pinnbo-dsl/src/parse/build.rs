@@ -35,6 +35,8 @@ fn is_keyword(rule: Rule) -> bool {
     matches!(
         rule,
         Rule::kw_var
+            | Rule::kw_coord
+            | Rule::kw_sensors
             | Rule::kw_field
             | Rule::kw_fn
             | Rule::kw_const
@@ -81,6 +83,14 @@ impl Builder<'_> {
         let mut it = significant(inner.clone());
         let kind = match rule {
             Rule::var_decl => StmtKind::Var(it.map(|p| self.var_item(p)).collect()),
+            Rule::coord_decl => StmtKind::Coord(it.filter_map(|p| self.coord_item(p)).collect()),
+            Rule::sensors_stmt => {
+                let field = self.ident(it.next()?);
+                StmtKind::Sensors {
+                    field,
+                    at: self.sensor_points(it.next()?)?,
+                }
+            }
             Rule::const_decl => {
                 let name = self.ident(it.next()?);
                 StmtKind::Const {
@@ -205,6 +215,53 @@ impl Builder<'_> {
             keyword,
             span,
         })
+    }
+
+    fn coord_item(&mut self, pair: Pair<'_, Rule>) -> Option<CoordItem> {
+        let mut it = significant(pair);
+        let name = self.ident(it.next()?);
+        let bounds = it.next()?;
+        let bounds_span = self.span(&bounds);
+        let mut b = bounds.into_inner();
+        let lo = self.expr(b.next()?);
+        let hi = self.expr(b.next()?);
+        Some(CoordItem {
+            name,
+            lo,
+            hi,
+            bounds_span,
+        })
+    }
+
+    /// `x = 0.1, 0.5` (`sensor_values`) or `(x, t) = (0.1, 1), (0.3, 1)` (`sensor_tuples`).
+    fn sensor_points(&mut self, pair: Pair<'_, Rule>) -> Option<SensorPoints> {
+        let rule = pair.as_rule();
+        let mut it = pair.into_inner();
+        match rule {
+            Rule::sensor_values => {
+                let coord = self.ident(it.next()?);
+                let points = it
+                    .map(|p| {
+                        let span = self.span(&p);
+                        (vec![self.expr(p)], span)
+                    })
+                    .collect();
+                Some(SensorPoints {
+                    coords: vec![coord],
+                    points,
+                })
+            }
+            _ => {
+                let coords = it.next()?.into_inner().map(|p| self.ident(p)).collect();
+                let points = it
+                    .map(|p| {
+                        let span = self.span(&p);
+                        (p.into_inner().map(|e| self.expr(e)).collect(), span)
+                    })
+                    .collect();
+                Some(SensorPoints { coords, points })
+            }
+        }
     }
 
     fn var_item(&mut self, pair: Pair<'_, Rule>) -> VarItem {

@@ -54,6 +54,12 @@ fn user_words(rule: Rule) -> Option<&'static str> {
         Rule::bounds => "bounds `[lo, hi]`",
         Rule::int_range => "an integer range `lo..hi`",
         Rule::reference_stmt => "a reference point `reference NAME = value, ..`",
+        Rule::coord_item => "a coordinate `x in [lo, hi]`",
+        Rule::sensor_values | Rule::sensor_tuples => {
+            "sensor places `x = 0.1, 0.5` or `(x, t) = (0.1, 1), ..`"
+        }
+        Rule::sensor_names => "the coordinates `(x, t)`",
+        Rule::sensor_point => "a point `(0.1, 1)`",
         Rule::levels => "levels `{a, b, c}`",
         Rule::params => "a parameter list `(x, y)`",
         Rule::comparison => "`<=` or `>=`",

@@ -127,8 +127,10 @@ class Optimizer:
         failed: Optional[str] = None,
         *,
         id: Optional[int] = None,
+        sensors: Optional[Union[dict[str, list[float]], list[dict[str, list[float]]]]] = None,
     ) -> None:
-        """Records what the points `x` gave (an unasked point is an extra observation)."""
+        """Records what the points `x` gave (an unasked point is an extra observation);
+        `sensors` each field's sensor values by name (`{"T": [..]}`), with `sensors T at ..`."""
     def run(self, callback: Optional[Callable[[dict], Any]] = None) -> None:
         """Evaluates with the run's oracle until the budget is spent."""
     def close(self) -> None:

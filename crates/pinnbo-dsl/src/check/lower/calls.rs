@@ -45,6 +45,9 @@ impl Lowerer<'_> {
             }
             _ => {}
         }
+        if let Some(reduce) = crate::ir::Reduce::from_name(n) {
+            return self.reduced_functional(reduce, args, span);
+        }
         if let Some(b) = Builtin::from_name(n) {
             self.check_arity(name, args, b.arity(), span)?;
             let values = self.plain_args(args)?;
@@ -429,6 +432,9 @@ impl Lowerer<'_> {
 
     /// `w(0)` or `T(x, 0)`: the field with some coordinates fixed (boundary conditions only).
     fn field_at(&mut self, name: &Ident, id: usize, args: &[Arg], span: Span) -> Lowered {
+        if self.allow.functionals && self.has_field_coords(id) {
+            return self.point_functional(name, id, args, span);
+        }
         let field_args = self.cx.field_args(id).to_vec();
         if !self.allow.field_at {
             return self.err(

@@ -1,0 +1,218 @@
+//! End-to-end tests of design problems measured by sensors: a field over a coordinate the
+//! optimizer does not choose (`coord`), `sensors` read by every oracle kind, journaled,
+//! written to `history.csv`, told with `pinnbo tell --sensors` and imported again.
+
+mod common;
+mod support;
+use common::pinnbo;
+use support::{records, scratch, text};
+
+/// A source at `a` of power `Q` on a rod; the objective reads the field at a detector and
+/// the sensors at three places and one more.
+const ROD: &str = "var a in [0.1, 0.9], Q in [0.5, 2]\ncoord x in [0, 1]\n\
+    field T(x, a, Q) = Q * exp(-(x - a)^2 / 0.02)\n\
+    sensors T at x = grid(0, 1, 3)\nsensors T at x = 0.8\n\
+    minimize (T(0.8, a, Q) - 1)^2\nbudget 7, init 4\nmethod gp-ei\n";
+
+/// The field at `x` for the design `(a, Q)`, as the file defines it.
+fn field(x: f64, a: f64, q: f64) -> f64 {
+    q * (-(x - a).powi(2) / 0.02).exp()
+}
+
+/// Every evaluation of a closed form journals its sensors, the field at each place, in the
+/// file's order; `history.csv` heads a column by each and holds the same values.
+#[test]
+fn a_closed_form_measures_its_sensors_at_every_evaluation() {
+    let dir = scratch("sensors-closed", ROD, &[]);
+    let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let records = records(&dir.join("run"));
+    assert_eq!(records.len(), 7);
+    for r in &records {
+        let (a, q) = (r["x"][0].as_f64().unwrap(), r["x"][1].as_f64().unwrap());
+        let sensors: Vec<f64> = (r["observed"]["sensors"].as_array().unwrap().iter())
+            .map(|v| v.as_f64().unwrap())
+            .collect();
+        let truth: Vec<f64> = [0.0, 0.5, 1.0, 0.8]
+            .iter()
+            .map(|x| field(*x, a, q))
+            .collect();
+        assert_eq!(sensors.len(), 4);
+        for (got, want) in sensors.iter().zip(&truth) {
+            assert!(
+                (got - want).abs() <= 1e-14 * want.abs().max(1.0),
+                "{sensors:?} {truth:?}"
+            );
+        }
+    }
+    let history = std::fs::read_to_string(dir.join("run/history.csv")).unwrap();
+    let header = history.lines().next().unwrap();
+    assert!(
+        header.contains(",T@0,T@0.5,T@1,T@0.8,best_so_far,"),
+        "{header}"
+    );
+    let last: Vec<&str> = history.lines().last().unwrap().split(',').collect();
+    let at = header.split(',').position(|h| h == "T@0.8").unwrap();
+    let journaled = records.last().unwrap()["observed"]["sensors"][3]
+        .as_f64()
+        .unwrap();
+    assert_eq!(last[at].parse::<f64>().unwrap(), journaled);
+}
+
+/// A command prints its sensors by field; one that leaves them out fails with the reason,
+/// and a run told by hand takes `--sensors` by field, refusing a wrong count.
+#[test]
+fn commands_and_tell_give_sensors_by_field() {
+    let script = "import json, sys, math\na, Q = float(sys.argv[1]), float(sys.argv[2])\n\
+        T = lambda x: Q * math.exp(-(x - a) ** 2 / 0.02)\n\
+        print(json.dumps({\"objective\": (T(0.8) - 1) ** 2, \"sensors\": {\"T\": [T(0.0), T(0.5), T(1.0), T(0.8)]}}))\n";
+    let problem = ROD.replace(
+        "method gp-ei\n",
+        "method gp-ei\noracle command \"python3 sim.py {a} {Q}\" { output json }\n",
+    );
+    let dir = scratch("sensors-command", &problem, &[("sim.py", script)]);
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = &records(&dir.join("run"))[0];
+    let (a, q) = (
+        first["x"][0].as_f64().unwrap(),
+        first["x"][1].as_f64().unwrap(),
+    );
+    let told = first["observed"]["sensors"][3].as_f64().unwrap();
+    assert!((told - field(0.8, a, q)).abs() < 1e-12);
+
+    let silent = script.replace(
+        ", \"sensors\": {\"T\": [T(0.0), T(0.5), T(1.0), T(0.8)]}",
+        "",
+    );
+    assert_ne!(silent, script);
+    std::fs::write(dir.join("sim.py"), silent).unwrap();
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--allow-exec",
+            "--out",
+            "silent",
+            "--quiet",
+        ],
+    );
+    assert!(!out.status.success());
+    let failure = records(&dir.join("silent"))[0]["failure"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(failure.contains("the JSON has no \"sensors\""), "{failure}");
+
+    let external = ROD.replace("method gp-ei\n", "method gp-ei\noracle external\n");
+    let lab = scratch("sensors-tell", &external, &[]);
+    let out = pinnbo(&lab, &["ask", "problem.pde", "--out", "lab", "-n", "1"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let short = pinnbo(
+        &lab,
+        &[
+            "tell",
+            "lab",
+            "--id",
+            "0",
+            "--objective",
+            "0.5",
+            "--sensors",
+            "T=1,2,3",
+        ],
+    );
+    assert_eq!(
+        text(&short.stderr).trim(),
+        "error: --sensors: `T` has 4 sensor(s), 3 value(s) were given"
+    );
+    let none = pinnbo(&lab, &["tell", "lab", "--id", "0", "--objective", "0.5"]);
+    assert_eq!(
+        text(&none.stderr).trim(),
+        "error: --sensors: no sensor values for `T`"
+    );
+    let told = pinnbo(
+        &lab,
+        &[
+            "tell",
+            "lab",
+            "--id",
+            "0",
+            "--objective",
+            "0.5",
+            "--sensors",
+            "T=1,2,3,4",
+        ],
+    );
+    assert!(told.status.success(), "{}", text(&told.stderr));
+    assert_eq!(
+        records(&lab.join("lab"))[0]["observed"]["sensors"],
+        serde_json::json!([1.0, 2.0, 3.0, 4.0])
+    );
+}
+
+/// `history.csv` is an import file: its sensor columns come back as they were written.
+#[test]
+fn imported_rows_keep_their_sensor_values() {
+    let dir = scratch("sensors-import", ROD, &[]);
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "first",
+            "--quiet",
+            "--budget",
+            "4",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let history = std::fs::read_to_string(dir.join("first/history.csv")).unwrap();
+    let mut rows = history.lines();
+    let header: Vec<&str> = rows.next().unwrap().split(',').collect();
+    let keep = ["a", "Q", "objective", "T@0", "T@0.5", "T@1", "T@0.8"];
+    let index: Vec<usize> = keep
+        .iter()
+        .map(|k| header.iter().position(|h| h == k).unwrap())
+        .collect();
+    let mut csv = keep.join(",") + "\n";
+    for row in rows {
+        let cells: Vec<&str> = row.split(',').collect();
+        csv += &(index
+            .iter()
+            .map(|i| cells[*i])
+            .collect::<Vec<_>>()
+            .join(",")
+            + "\n");
+    }
+    std::fs::write(dir.join("earlier.csv"), &csv).unwrap();
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "second",
+            "--import",
+            "earlier.csv",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = records(&dir.join("first"));
+    let second = records(&dir.join("second"));
+    for (a, b) in first.iter().zip(&second) {
+        assert_eq!(a["observed"]["sensors"], b["observed"]["sensors"]);
+    }
+}
