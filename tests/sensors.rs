@@ -216,3 +216,64 @@ fn imported_rows_keep_their_sensor_values() {
         assert_eq!(a["observed"]["sensors"], b["observed"]["sensors"]);
     }
 }
+
+/// gp-ei reads the objective from a model of the field fitted to every sensor value (its
+/// diagnostics count the rows); a run stopped and resumed proposes exactly what one run
+/// does, its field model's optimum saved between steps; gp-ts reads the objective alone.
+#[test]
+fn gp_ei_models_the_sensed_field_and_resumes_exactly() {
+    let dir = scratch("sensors-gp-ei", &ROD.replace("budget 7", "budget 9"), &[]);
+    let whole = pinnbo(&dir, &["solve", "problem.pde", "--out", "whole", "--quiet"]);
+    assert!(whole.status.success(), "{}", text(&whole.stderr));
+    let records_whole = records(&dir.join("whole"));
+    let steps: Vec<u64> = (records_whole.iter())
+        .filter(|r| r["phase"] == "step")
+        .map(|r| {
+            r["diagnostics"]["sensed_rows"]
+                .as_u64()
+                .expect("the field model's rows")
+        })
+        .collect();
+    assert_eq!(steps, [16, 20, 24, 28, 32]);
+    let first = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "parts",
+            "--quiet",
+            "--budget",
+            "7",
+        ],
+    );
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    let rest = pinnbo(
+        &dir,
+        &["solve", "--resume", "parts", "--quiet", "--budget", "9"],
+    );
+    assert!(rest.status.success(), "{}", text(&rest.stderr));
+    let points = |d: &str| -> Vec<serde_json::Value> {
+        records(&dir.join(d))
+            .iter()
+            .map(|r| r["x"].clone())
+            .collect()
+    };
+    assert_eq!(points("whole"), points("parts"));
+    let ts = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "ts",
+            "--quiet",
+            "--method",
+            "gp-ts",
+        ],
+    );
+    assert!(ts.status.success(), "{}", text(&ts.stderr));
+    assert!(records(&dir.join("ts"))
+        .iter()
+        .all(|r| r["diagnostics"].get("sensed_rows").is_none()));
+}

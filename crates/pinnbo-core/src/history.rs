@@ -17,6 +17,9 @@ pub struct Observed {
     /// A pending point's stand-in value (docs/decisions.md "Ask/tell"), not an observation:
     /// a model sees it as one, a score of predictions does not.
     pub fantasy: bool,
+    /// What the sensors read (`sensors T at ..`), in the problem's order; empty without
+    /// sensors and for a fantasy (nothing was measured).
+    pub sensors: Vec<f64>,
 }
 
 impl Observed {
@@ -30,6 +33,7 @@ impl Observed {
             constraints,
             proposed: false,
             fantasy: false,
+            sensors: Vec::new(),
         }
     }
 

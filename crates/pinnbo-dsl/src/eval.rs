@@ -89,7 +89,13 @@ pub struct Compiled {
     dim: usize,
     /// Fields read over their coordinates at each point (`integral(T, x)`), whose values
     /// the program takes after the point's own coordinates.
-    readers: Vec<crate::functional::FieldReader>,
+    readers: Vec<std::sync::Arc<dyn Reader>>,
+}
+
+/// A number computed at a point before a program runs (a field's functional,
+/// `crate::functional::FieldReader`): the program takes it as one more input.
+pub trait Reader: std::fmt::Debug + Send + Sync {
+    fn read(&self, x: &[f64]) -> f64;
 }
 
 impl Compiled {
@@ -179,7 +185,7 @@ impl Compiled {
 
     /// This program, compiled for `dim() + readers.len()` inputs, as one that computes its
     /// last inputs at each point with `readers`.
-    pub fn with_readers(mut self, readers: Vec<crate::functional::FieldReader>) -> Compiled {
+    pub fn with_readers(mut self, readers: Vec<std::sync::Arc<dyn Reader>>) -> Compiled {
         debug_assert!(readers.len() <= self.dim);
         self.readers = readers;
         self

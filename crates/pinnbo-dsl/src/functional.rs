@@ -5,7 +5,7 @@
 //! polynomials of degree 15 on each panel, and spectrally accurate for smooth fields); maxima
 //! and minima a dense grid refined around its best node by a shrinking pattern search.
 
-use crate::eval::Compiled;
+use crate::eval::{Compiled, Reader};
 use crate::ir::{CoordId, Reduce};
 
 /// Nodes per panel of the quadrature.
@@ -101,6 +101,12 @@ impl FieldReader {
 
     /// The functional's value at the design `x`.
     pub fn read(&self, x: &[f64]) -> f64 {
+        Reader::read(self, x)
+    }
+}
+
+impl Reader for FieldReader {
+    fn read(&self, x: &[f64]) -> f64 {
         let dim = self.field.dim();
         let point = |moved: &[(CoordId, f64)]| {
             let mut p = vec![0.0; dim];
@@ -143,7 +149,9 @@ impl FieldReader {
             }
         }
     }
+}
 
+impl FieldReader {
     /// A pattern search from `start` (value `value` of `f`, to be maximized), its steps
     /// starting at the grid's spacing and halving down to 1e-9 of each range.
     fn refine(&self, f: &impl Fn(&[f64]) -> f64, mut at: Vec<f64>, mut value: f64) -> f64 {
@@ -193,7 +201,7 @@ fn gauss_panels(lo: f64, hi: f64, panels: usize) -> Vec<(f64, f64)> {
 
 /// The `n`-point Gauss–Legendre rule on `[-1, 1]`: Newton's method on the Legendre
 /// polynomial from the classical first guesses.
-fn gauss_legendre(n: usize) -> Vec<(f64, f64)> {
+pub fn gauss_legendre(n: usize) -> Vec<(f64, f64)> {
     (0..n)
         .map(|i| {
             let mut t = (std::f64::consts::PI * (i as f64 + 0.75) / (n as f64 + 0.5)).cos();

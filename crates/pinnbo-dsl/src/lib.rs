@@ -170,6 +170,9 @@ impl Problem {
             Some(ir::Expr::Coord(self.dim() + k))
         });
         let e = diff::expand(&e).ok_or(CompileError::Derivative)?;
+        let readers = (readers.into_iter())
+            .map(|r| std::sync::Arc::new(r) as std::sync::Arc<dyn eval::Reader>)
+            .collect::<Vec<_>>();
         Ok(Compiled::new(&e, self.dim() + readers.len())?.with_readers(readers))
     }
 

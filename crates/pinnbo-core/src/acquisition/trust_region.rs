@@ -148,6 +148,7 @@ mod tests {
             constraints: vec![],
             proposed,
             fantasy: false,
+            sensors: Vec::new(),
         }
     }
 

@@ -127,6 +127,7 @@ impl Run {
                 constraints: liar.constraints.clone(),
                 proposed: phase == Phase::Step,
                 fantasy: true,
+                sensors: Vec::new(),
             })
             .collect()
     }

@@ -648,6 +648,7 @@ impl Run {
                     constraints: e.constraints.clone(),
                     proposed: r.phase == Phase::Step,
                     fantasy: false,
+                    sensors: e.sensors.clone(),
                 })
             })
             .collect()

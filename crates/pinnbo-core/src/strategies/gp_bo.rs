@@ -5,8 +5,9 @@ use crate::numerics::warp::PowerWarp;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_search::{
-    interval, plain_diagnostics, unpacked, FittedObjective, GpSearch, Nothing, Saved,
+    interval, plain_diagnostics, unpacked, FittedObjective, GpSearch, Saved,
 };
+use crate::strategies::sensed::{SensedField, SCREEN_SAMPLES};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::GpPosterior;
@@ -21,7 +22,21 @@ pub struct GpBo {
     pub gp: GpSearch,
     /// The objective's last fitted hyperparameters, where its next fit starts.
     previous: Option<Hyper>,
+    /// With sensors on the field the objective reads (gp-ei, gp-ucb): the field's model from
+    /// every sensor value, which the objective is read from.
+    sensed: Option<SensedField>,
 }
+
+/// What gp-ei saves beside every GP method's optima: with sensors, the field GP's.
+#[derive(Default, serde::Serialize, serde::Deserialize)]
+struct SensedSaved {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    field: Option<Vec<f64>>,
+}
+
+/// The seed of the sensed objective's fixed normal draws (a quadrature rule, not a choice
+/// of the run).
+const SENSED_DRAWS: u64 = 0x5e45_ed00;
 
 impl GpBo {
     /// The GP method called `s.info.name` (`gp-ei`, `gp-ucb`, `gp-ts`) with its settings,
@@ -33,9 +48,15 @@ impl GpBo {
             _ => Criterion::Ei,
         };
         let kernel = s.choice::<choices::Kernel>("kernel").into();
+        let gp = GpSearch::from_settings(s, criterion, kernel, problem);
+        // Thompson sampling draws the objective itself; its sensors are journaled only.
+        let sensed = (criterion != Criterion::Ts)
+            .then(|| SensedField::new(problem, &gp, SENSED_DRAWS))
+            .flatten();
         GpBo {
-            gp: GpSearch::from_settings(s, criterion, kernel, problem),
+            gp,
             previous: None,
+            sensed,
         }
     }
 
@@ -66,20 +87,26 @@ impl Strategy for GpBo {
 
     /// Every GP's last hyperparameters, where its next fit starts.
     fn state(&self) -> Result<Option<Vec<u8>>, StrategyError> {
-        let Some(objective) = &self.previous else {
+        let field = self.sensed.as_ref().and_then(|s| s.previous.as_ref());
+        if self.previous.is_none() && field.is_none() {
             return Ok(None);
-        };
+        }
         let saved = Saved {
-            objective: Some(objective.pack()),
+            objective: self.previous.as_ref().map(Hyper::pack),
             constraints: Vec::new(),
-            method: Nothing {},
+            method: SensedSaved {
+                field: field.map(Hyper::pack),
+            },
         };
         self.gp.save(saved).map(Some)
     }
 
     fn restore(&mut self, saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
-        let saved: Saved<Nothing> = self.gp.restore(saved)?;
+        let saved: Saved<SensedSaved> = self.gp.restore(saved)?;
         self.previous = unpacked(saved.objective.as_deref())?;
+        if let Some(sensed) = &mut self.sensed {
+            sensed.previous = unpacked(saved.method.field.as_deref())?;
+        }
         Ok(())
     }
 
@@ -91,6 +118,18 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
+        if let Some(sensed) = &self.sensed {
+            let field = sensed.fit(&self.gp, history, rng)?;
+            return Ok(Some(
+                (points.iter())
+                    .map(|u| {
+                        // A picture's many points take the screening's fewer samples.
+                        let d = sensed.distribution_with(&field, u, SCREEN_SAMPLES);
+                        (d.mean(), d.mean() - 2.0 * d.sd(), d.mean() + 2.0 * d.sd())
+                    })
+                    .collect(),
+            ));
+        }
         let (history, warps) = self.gp.warped(history);
         let warp = warps.first().copied().unwrap_or(PowerWarp::Identity);
         let (gp, _) = self.fit_objective(&history, rng)?;
@@ -108,6 +147,13 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
+        if let Some(sensed) = &mut self.sensed {
+            let field = sensed.fit(&self.gp, history, rng)?;
+            sensed.previous = Some(field.hyper.clone());
+            if let Some(p) = sensed.propose(&mut self.gp, &field, space, history, clock, rng)? {
+                return Ok(p);
+            }
+        }
         let (history, warps) = self.gp.warped(history);
         let history = &history[..];
         let (gp, fitted) = self.fit_objective(history, rng)?;
@@ -148,6 +194,7 @@ mod tests {
                 unit: u.clone(),
                 proposed: true,
                 fantasy: false,
+                sensors: Vec::new(),
             })
             .collect();
         let text = "var x in [0, 1]\nminimize x\nmethod gp-ei\n";

@@ -287,10 +287,6 @@ pub(crate) struct Saved<M> {
     pub method: M,
 }
 
-/// A [`Saved`] method part of a method that adds nothing.
-#[derive(Default, Serialize, Deserialize)]
-pub(crate) struct Nothing {}
-
 /// A packed optimum read back as hyperparameters.
 pub(crate) fn unpacked(packed: Option<&[f64]>) -> Result<Option<Hyper>, StrategyError> {
     packed

@@ -20,6 +20,7 @@ pub mod physics_gp;
 pub mod pinn_bo;
 mod random;
 pub mod registry;
+pub mod sensed;
 mod settings;
 
 #[cfg(test)]

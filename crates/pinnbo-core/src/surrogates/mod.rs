@@ -1,6 +1,7 @@
 //! The models strategies fit to the history: Gaussian processes, and the neural surrogates
 //! with what they share.
 
+pub mod field_objective;
 pub mod gp;
 pub(crate) mod network;
 pub mod neural;

@@ -138,6 +138,7 @@ mod tests {
             constraints: Vec::new(),
             proposed: true,
             fantasy: false,
+            sensors: Vec::new(),
         }
     }
 

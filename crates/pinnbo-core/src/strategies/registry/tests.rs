@@ -39,6 +39,7 @@ fn observed(unit: Vec<f64>, proposed: bool) -> Observed {
         unit,
         proposed,
         fantasy: false,
+        sensors: Vec::new(),
     }
 }
 

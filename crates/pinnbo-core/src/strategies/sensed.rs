@@ -1,0 +1,215 @@
+//! gp-ei and gp-ucb with sensors (composite Bayesian optimization, docs/dsl.md "Design
+//! problems"): a plain GP of the field over its coordinates × the design, fitted to every
+//! sensor value of every evaluation, and the objective read from it
+//! ([`FieldObjective`]): EI below the best observed feasible objective (or the confidence
+//! bound) of that distribution, times the constraints' probability of feasibility.
+
+use crate::acquisition::criteria::{log_expected_improvement, GpModels};
+use crate::acquisition::maximize_batch;
+use crate::space::Space;
+use crate::strategies::gp_search::{plain_diagnostics, GpSearch, PART};
+use crate::strategies::{Diagnostics, Observed, Proposal, StrategyError, Within};
+use crate::surrogates::field_objective::{Distribution, FieldObjective};
+use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
+use crate::surrogates::Starts;
+use pinnbo_dsl::choices::Criterion;
+use pinnbo_dsl::ir::{Expr, Sense};
+use pinnbo_dsl::Problem;
+use rand_chacha::ChaCha8Rng;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// The objective's field as measured by its sensors, and the objective read from a model of
+/// it.
+pub struct SensedField {
+    objective: FieldObjective,
+    /// Each sensor value of the objective's field: its index among an evaluation's sensor
+    /// values, and its place (argument position, unit value) in the field's inputs.
+    places: Vec<(usize, Vec<(usize, f64)>)>,
+    spec: GpSpec,
+    /// The field GP's last optimum, where its next fit starts.
+    pub previous: Option<Hyper>,
+}
+
+impl SensedField {
+    /// The model of `problem`'s objective field from its sensors, with the plain GPs' kernel,
+    /// prior and mean of `gp`; None without sensors on the field the objective reads.
+    pub fn new(problem: &Problem, gp: &GpSearch, seed: u64) -> Option<SensedField> {
+        let minimized = match problem.objective.sense {
+            Sense::Minimize => problem.objective.expr.clone(),
+            Sense::Maximize => Expr::Neg(Box::new(problem.objective.expr.clone())),
+        };
+        let objective = FieldObjective::new(problem, &minimized, seed)?;
+        let args = &problem.fields[objective.field].args;
+        let mut places = Vec::new();
+        let mut k = 0;
+        for s in &problem.sensors {
+            for place in &s.places {
+                if s.field == objective.field {
+                    let at = (s.coords.iter().zip(place))
+                        .map(|(&c, &v)| {
+                            let coord = problem.coordinate(c);
+                            let i = args.iter().position(|a| *a == c).unwrap_or(0);
+                            (i, (v - coord.lo) / (coord.hi - coord.lo))
+                        })
+                        .collect();
+                    places.push((k, at));
+                }
+                k += 1;
+            }
+        }
+        if places.is_empty() {
+            return None;
+        }
+        let categorical = args.iter().map(|&c| problem.coordinate(c).is_categorical());
+        let spec = GpSpec {
+            categorical: Categorical(categorical.collect()),
+            ..gp.model.clone()
+        };
+        Some(SensedField {
+            objective,
+            places,
+            spec,
+            previous: None,
+        })
+    }
+
+    /// The field's GP fitted to every sensor value measured so far (fantasies measured
+    /// nothing), from its last optimum.
+    pub fn fit(
+        &self,
+        gp: &GpSearch,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<GpModel, StrategyError> {
+        let mut x = Vec::new();
+        let mut y = Vec::new();
+        for o in history
+            .iter()
+            .filter(|o| !o.fantasy && !o.sensors.is_empty())
+        {
+            for (k, place) in &self.places {
+                x.push(self.objective.input(&o.unit, place));
+                y.push(o.sensors[*k]);
+            }
+        }
+        let starts = Starts {
+            previous: self.previous.as_ref(),
+            restarts: gp.restarts,
+        };
+        // Each sensor value has the objective's known noise (the same instrument).
+        GpModel::fit(&self.spec, &x, &y, starts, gp.objective_noise(), rng).within(PART)
+    }
+
+    /// The objective's distribution at the design `unit`.
+    pub fn distribution(&self, field: &GpModel, unit: &[f64]) -> Distribution {
+        self.objective.distribution(field, unit)
+    }
+
+    /// [`SensedField::distribution`] from the first `samples` draws where it is sampled.
+    pub fn distribution_with(&self, field: &GpModel, unit: &[f64], samples: usize) -> Distribution {
+        self.objective.distribution_with(field, unit, samples)
+    }
+
+    /// The next design: the criterion of the objective read from the fitted `field`, times
+    /// the constraints' probability of feasibility; None before any feasible observation
+    /// (the plain search then seeks feasibility).
+    pub fn propose(
+        &mut self,
+        gp: &mut GpSearch,
+        field: &GpModel,
+        space: &Space,
+        history: &[Observed],
+        clock: Instant,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Proposal>, StrategyError> {
+        let real = || history.iter().filter(|o| !o.fantasy);
+        let Some(best) = (real().filter(|o| o.is_feasible()))
+            .map(Observed::objective)
+            .min_by(f64::total_cmp)
+        else {
+            return Ok(None);
+        };
+        let constraints = gp.fit_constraints(history, rng)?;
+        let train_seconds = clock.elapsed().as_secs_f64();
+        let models = GpModels {
+            objective: field,
+            constraints: &constraints,
+        };
+        let t = history.len() as f64;
+        let d = space.dim() as f64;
+        let beta = gp
+            .beta
+            .unwrap_or_else(|| 0.2 * 2.0 * (d * t * t * std::f64::consts::PI.powi(2) / 0.6).ln());
+        let criterion = gp.criterion;
+        // Log EI plus the log probability of feasibility: the maximizer of EI × PoF without
+        // the underflow that flattens EI far below the incumbent. Candidates are screened
+        // with a few of the samples, the best scored with all.
+        let score_with = |u: &[f64], samples: usize| -> f64 {
+            let dist = self.objective.distribution_with(field, u, samples);
+            let feasible = models.feasibility(u);
+            match criterion {
+                Criterion::Ucb => {
+                    let penalty = if feasible < 0.5 { 1e6 } else { 0.0 };
+                    -(dist.mean() - beta.sqrt() * dist.sd()) - penalty
+                }
+                _ => log_improvement(&dist, best) + feasible.max(f64::MIN_POSITIVE).ln(),
+            }
+        };
+        let domain = gp.search.domain(history, space);
+        let batch = |samples: usize| {
+            move |flat: &[f64]| -> Vec<f64> {
+                (flat.par_chunks(domain.d))
+                    .map(|u| score_with(u, samples))
+                    .collect()
+            }
+        };
+        let (score, screen) = (batch(SAMPLES), batch(SCREEN_SAMPLES));
+        let (unit, score) = maximize_batch(&score, Some(&screen), &domain, gp.search, rng);
+        let value = match criterion {
+            Criterion::Ucb => score,
+            _ => score.exp(),
+        };
+        let spread =
+            crate::space::Standardizer::fit(&real().map(Observed::objective).collect::<Vec<_>>())
+                .std;
+        let relative = (criterion == Criterion::Ei).then(|| value / spread);
+        let rows = real().filter(|o| !o.sensors.is_empty()).count() * self.places.len();
+        let fitted = plain_diagnostics(field)
+            .with("sensed_rows", rows)
+            .with("predicted_sd", self.distribution(field, &unit).sd());
+        let diagnostics = Diagnostics {
+            train_seconds: Some(train_seconds),
+            predicted: Some(self.distribution(field, &unit).mean()),
+            expected_improvement_relative: relative,
+            ..fitted
+        }
+        .with("acquisition", value)
+        .with("beta", (criterion == Criterion::Ucb).then_some(beta));
+        Ok(Some(Proposal {
+            unit: unit.clone(),
+            diagnostics: domain.annotate(diagnostics),
+            terminate: (relative.zip(gp.stop)).is_some_and(|(r, stop)| r < stop),
+        }))
+    }
+}
+
+/// Samples of a sampled objective when candidates are screened, and when the best are scored.
+pub const SCREEN_SAMPLES: usize = 32;
+use crate::surrogates::field_objective::SAMPLES;
+
+/// The log expected improvement of `dist` below `best`: exact for a Gaussian; for samples
+/// their average improvement, or where no sample improves, the log EI of a Gaussian with
+/// their mean and spread (so that the criterion still ranks designs far from the best).
+fn log_improvement(dist: &Distribution, best: f64) -> f64 {
+    match dist {
+        Distribution::Gaussian { mean, sd } => log_expected_improvement(best, *mean, *sd),
+        Distribution::Samples(s) => {
+            let ei = s.iter().map(|v| (best - v).max(0.0)).sum::<f64>() / s.len().max(1) as f64;
+            match ei > 0.0 {
+                true => ei.ln(),
+                false => log_expected_improvement(best, dist.mean(), dist.sd()),
+            }
+        }
+    }
+}
