@@ -12,4 +12,4 @@ subject to c4: mean(U, a) <= 1
 subject to c5: maximum(a, x) <= 1
 subject to c6: x <= 1
 oracle external
-method physics-gp
+method pinn-bo

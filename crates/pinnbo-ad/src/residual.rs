@@ -201,7 +201,7 @@ impl Residual {
                     problem.fields[field].name.clone(),
                 )),
                 Expr::Coord(c) | Expr::Diff { wrt: c, .. } if !inputs.contains_key(c) => Some(
-                    ResidualError::ForeignCoordinate(problem.coords[*c].name.clone()),
+                    ResidualError::ForeignCoordinate(problem.coordinate(*c).name.clone()),
                 ),
                 _ => None,
             };

@@ -150,7 +150,13 @@ impl Strategy for GpBo {
         if let Some(sensed) = &mut self.sensed {
             let field = sensed.fit(&self.gp, history, rng)?;
             sensed.previous = Some(field.hyper.clone());
-            if let Some(p) = sensed.propose(&mut self.gp, &field, space, history, clock, rng)? {
+            let fitted = FittedObjective {
+                model: &field,
+                diagnostics: plain_diagnostics(&field),
+                faces: false,
+                clock,
+            };
+            if let Some(p) = sensed.propose(&mut self.gp, fitted, space, history, rng)? {
                 return Ok(p);
             }
         }

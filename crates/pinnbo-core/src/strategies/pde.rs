@@ -124,11 +124,39 @@ impl PdeEquations {
         count: usize,
         seed: u64,
     ) -> Result<PdeEquations, PdeError> {
-        let (lo, hi) = (problem.lower(), problem.upper());
-        let d = lo.len();
-        let width: Vec<f64> = lo.iter().zip(&hi).map(|(l, h)| h - l).collect();
+        // The field's inputs in its declaration's order: design variables (mapped as the run
+        // maps them) and field coordinates (linearly).
+        let args = problem.fields[field].args.clone();
         let space = crate::space::Space::of(problem);
-        let kinds = space.kinds();
+        let design_kinds = space.kinds();
+        let kinds: Vec<crate::space::Kind> = (args.iter())
+            .map(|&c| match problem.is_field_coord(c) {
+                true => crate::space::Kind::Continuous,
+                false => design_kinds[c],
+            })
+            .collect();
+        let d = args.len();
+        let width: Vec<f64> = (args.iter())
+            .map(|&c| problem.coordinate(c).hi - problem.coordinate(c).lo)
+            .collect();
+        let to_box = |u: &[f64]| -> Vec<f64> {
+            if args.iter().enumerate().all(|(i, c)| i == *c) && d == problem.dim() {
+                return space.to_box(u);
+            }
+            (args.iter().zip(u))
+                .map(|(&c, &u)| match problem.is_field_coord(c) {
+                    true => {
+                        problem.coordinate(c).lo
+                            + u * (problem.coordinate(c).hi - problem.coordinate(c).lo)
+                    }
+                    false => {
+                        let mut one = vec![0.5; problem.dim()];
+                        one[c] = u;
+                        space.to_box(&one)[c]
+                    }
+                })
+                .collect()
+        };
         let pdes = problem.pdes.iter().filter(|p| p.mentions(field)).count();
         if pdes == 0 {
             return Err(PdeError::NoPde(problem.fields[field].name.clone()));
@@ -147,7 +175,7 @@ impl PdeEquations {
                 let unit: Vec<Vec<f64>> = (unit.chunks(d))
                     .map(|u| u.iter().zip(&kinds).map(|(u, k)| k.snap(*u)).collect())
                     .collect();
-                let raw = unit.iter().map(|u| space.to_box(u)).collect();
+                let raw = unit.iter().map(|u| to_box(u)).collect();
                 ResidualPoints { unit, raw }
             })
             .collect();

@@ -7,17 +7,16 @@
 use crate::acquisition::criteria::{log_expected_improvement, GpModels};
 use crate::acquisition::maximize_batch;
 use crate::space::Space;
-use crate::strategies::gp_search::{plain_diagnostics, GpSearch, PART};
+use crate::strategies::gp_search::{FittedObjective, GpSearch, PART};
 use crate::strategies::{Diagnostics, Observed, Proposal, StrategyError, Within};
 use crate::surrogates::field_objective::{Distribution, FieldObjective};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
-use crate::surrogates::Starts;
+use crate::surrogates::{GpPosterior, Starts};
 use pinnbo_dsl::choices::Criterion;
 use pinnbo_dsl::ir::{Expr, Sense};
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
-use std::time::Instant;
 
 /// The objective's field as measured by its sensors, and the objective read from a model of
 /// it.
@@ -82,6 +81,23 @@ impl SensedField {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, StrategyError> {
+        let (x, y) = self.rows(history);
+        let starts = Starts {
+            previous: self.previous.as_ref(),
+            restarts: gp.restarts,
+        };
+        // Each sensor value has the objective's known noise (the same instrument).
+        GpModel::fit(&self.spec, &x, &y, starts, gp.objective_noise(), rng).within(PART)
+    }
+
+    /// The field the objective reads.
+    pub fn field(&self) -> pinnbo_dsl::ir::FieldId {
+        self.objective.field
+    }
+
+    /// Every sensor value of the field measured so far (fantasies measured nothing) and
+    /// where it was measured, as the field's unit inputs.
+    pub fn rows(&self, history: &[Observed]) -> (Vec<Vec<f64>>, Vec<f64>) {
         let mut x = Vec::new();
         let mut y = Vec::new();
         for o in history
@@ -93,36 +109,41 @@ impl SensedField {
                 y.push(o.sensors[*k]);
             }
         }
-        let starts = Starts {
-            previous: self.previous.as_ref(),
-            restarts: gp.restarts,
-        };
-        // Each sensor value has the objective's known noise (the same instrument).
-        GpModel::fit(&self.spec, &x, &y, starts, gp.objective_noise(), rng).within(PART)
+        (x, y)
     }
 
     /// The objective's distribution at the design `unit`.
-    pub fn distribution(&self, field: &GpModel, unit: &[f64]) -> Distribution {
+    pub fn distribution(&self, field: &dyn GpPosterior, unit: &[f64]) -> Distribution {
         self.objective.distribution(field, unit)
     }
 
     /// [`SensedField::distribution`] from the first `samples` draws where it is sampled.
-    pub fn distribution_with(&self, field: &GpModel, unit: &[f64], samples: usize) -> Distribution {
+    pub fn distribution_with(
+        &self,
+        field: &dyn GpPosterior,
+        unit: &[f64],
+        samples: usize,
+    ) -> Distribution {
         self.objective.distribution_with(field, unit, samples)
     }
 
-    /// The next design: the criterion of the objective read from the fitted `field`, times
-    /// the constraints' probability of feasibility; None before any feasible observation
-    /// (the plain search then seeks feasibility).
-    pub fn propose(
-        &mut self,
+    /// The next design: the criterion of the objective read from the fitted field (`fitted`,
+    /// with its fit's diagnostics), times the constraints' probability of feasibility; None
+    /// before any feasible observation (the plain search then seeks feasibility).
+    pub(crate) fn propose(
+        &self,
         gp: &mut GpSearch,
-        field: &GpModel,
+        fitted: FittedObjective,
         space: &Space,
         history: &[Observed],
-        clock: Instant,
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Proposal>, StrategyError> {
+        let FittedObjective {
+            model: field,
+            diagnostics: fitted,
+            clock,
+            ..
+        } = fitted;
         let real = || history.iter().filter(|o| !o.fantasy);
         let Some(best) = (real().filter(|o| o.is_feasible()))
             .map(Observed::objective)
@@ -175,7 +196,7 @@ impl SensedField {
                 .std;
         let relative = (criterion == Criterion::Ei).then(|| value / spread);
         let rows = real().filter(|o| !o.sensors.is_empty()).count() * self.places.len();
-        let fitted = plain_diagnostics(field)
+        let fitted = fitted
             .with("sensed_rows", rows)
             .with("predicted_sd", self.distribution(field, &unit).sd());
         let diagnostics = Diagnostics {

@@ -321,7 +321,7 @@ pub(crate) fn check(
             _ => None,
         });
     if let Some(m) = method.as_ref().filter(|_| !cx.field_coords.is_empty()) {
-        if matches!(m.name.as_str(), "physics-gp" | "pinn-bo") {
+        if m.name == "pinn-bo" {
             cx.error(
                 Diagnostic::error(
                     "pde::method-without-coordinates",

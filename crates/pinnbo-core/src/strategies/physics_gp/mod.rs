@@ -3,6 +3,7 @@
 //! against the same model without the pde ([`model_check`]); the constraints, the criterion
 //! and its search are every GP method's ([`GpSearch`]).
 
+pub mod design;
 pub mod model_check;
 pub mod params;
 

@@ -92,6 +92,11 @@ pub fn strategy_with(
     }
     Ok(match info.name {
         "gp-ei" | "gp-ucb" | "gp-ts" => Box::new(GpBo::new(&s, problem)),
+        "physics-gp" if !problem.field_coords.is_empty() => {
+            Box::new(crate::strategies::physics_gp::design::PhysicsDesign::new(
+                &s, problem, operators, seed,
+            )?)
+        }
         "physics-gp" => Box::new(PhysicsGp::new(&s, problem, operators, seed)?),
         "random" => Box::new(RandomSearch),
         "pinn-bo" => Box::new(PinnBo::new(
