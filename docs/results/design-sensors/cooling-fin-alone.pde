@@ -1,0 +1,8 @@
+# cooling-fin.pde without its sensors lines: the objective alone (issue 52).
+var m in [0.5, 3], T0 in [1, 2]
+coord x in [0, 1]
+field T(x, m, T0) = T0 * cosh(m*(1 - x)) / cosh(m)
+pde dxx(T) = m^2 * T
+minimize (mean(T, x) - 0.8)^2 + 0.01*m
+budget 25, init 8
+optimum 0.008667014715446404
