@@ -44,13 +44,25 @@ fn all_problems_check_and_closed_forms_satisfy_their_pdes() {
         let problem = load(&file)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
             .problem;
+        // A field over coordinates (`coord`) is checked at points of coordinates × design:
+        // the design's values, then each coordinate's.
+        let all = problem.dim() + problem.field_coords.len();
+        let over_all = |e: &pinnbo_dsl::ir::Expr| {
+            let e = pinnbo_dsl::diff::expand(&problem.substitute_definitions(e))?;
+            pinnbo_dsl::Compiled::new(&e, all).ok()
+        };
         for pde in &problem.pdes {
-            let Ok(residual) = problem.closed_form(&pde.residual()) else {
+            let Some(residual) = over_all(&pde.residual()) else {
                 continue;
             };
-            let scale = problem.closed_form(&pde.rhs).ok();
+            let scale = over_all(&pde.rhs);
             for k in 0..20 {
-                let x = point(&problem, k);
+                let mut x = point(&problem, k);
+                x.extend(problem.field_coords.iter().enumerate().map(|(i, c)| {
+                    let t = point(&problem, k + 1000 + i as u64)[0];
+                    let first = &problem.coords[0];
+                    c.lo + (t - first.lo) / (first.hi - first.lo) * (c.hi - c.lo)
+                }));
                 let r = residual.eval(&x);
                 let size = scale.as_ref().map_or(1.0, |s| s.eval(&x).abs().max(1.0));
                 // Michalewicz's coefficient is singular at some points: skip those, as PINNs do.
@@ -66,8 +78,8 @@ fn all_problems_check_and_closed_forms_satisfy_their_pdes() {
             checked_pdes += 1;
         }
     }
-    // dropwave, styblinski-tang, rastrigin, michalewicz, cosine mixture
-    assert_eq!(checked_pdes, 5);
+    // dropwave, styblinski-tang, rastrigin, michalewicz, cosine mixture, the heated rod
+    assert_eq!(checked_pdes, 6);
 }
 
 /// The thesis's printed Rastrigin and Michalewicz PDEs do not hold for the functions: this is

@@ -14,4 +14,5 @@ bash -euo pipefail -x guide-commands.sh
 test -s runs/heat-sink/summary.json
 test -s runs/heat-sink-python/summary.json
 test -s runs/heat-sink-parallel/summary.json
+head -1 runs/heated-rod/history.csv | grep -q 'T@0.1,T@0.3,T@0.5,T@0.7,T@0.9'
 rm -rf "$scratch"

@@ -287,6 +287,13 @@ mod tests {
         assert_eq!(problem.field_coords[0].name, "x");
         assert_eq!(problem.fields[0].args, [2, 0, 1]);
         assert_eq!(problem.sensor_names(), ["T@0", "T@1", "T@2", "T@0.25"]);
+        // A grid's places as a user writes them, not as their floating sum rounds.
+        let grid = text.replace("grid(0, 2, 3)", "grid(0.1, 0.9, 5)");
+        let rounded = crate::compile(&crate::Source::new("grid.pde", grid.as_str())).unwrap();
+        assert_eq!(
+            rounded.problem.sensor_names()[..5],
+            ["T@0.1", "T@0.3", "T@0.5", "T@0.7", "T@0.9"]
+        );
         let (a, q) = (3.0_f64, 1.5);
         let objective = problem.closed_form_objective().unwrap();
         let integral = q * (1.0 - (2.0 * a).cos()) / a;

@@ -244,8 +244,13 @@ fn grid(cx: &mut Checker, coord: CoordId, args: &[Arg], span: Span) -> Option<Ve
     }
     Some(match n {
         1 => vec![vec![lo]],
+        // Rounded to 12 significant digits, so that `grid(0.1, 0.9, 5)`'s places are 0.3 and
+        // 0.7 (as a user writes them and `history.csv` heads them), not 0.30000000000000004.
         _ => (0..n)
-            .map(|i| vec![lo + (hi - lo) * i as f64 / (n - 1) as f64])
+            .map(|i| {
+                let v = lo + (hi - lo) * i as f64 / (n - 1) as f64;
+                vec![format!("{v:.11e}").parse().unwrap_or(v)]
+            })
             .collect(),
     })
 }
