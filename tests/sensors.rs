@@ -277,3 +277,37 @@ fn gp_ei_models_the_sensed_field_and_resumes_exactly() {
         .iter()
         .all(|r| r["diagnostics"].get("sensed_rows").is_none()));
 }
+
+/// A finished run's `summary.json` gives the model's field at the best design: at each
+/// sensor's place (near what the sensors read there, the model fits its data) and of each
+/// functional the objective reads; `field.png` draws it along the coordinate.
+#[test]
+fn the_summary_reports_the_field_at_the_best_design() {
+    let dir = scratch("sensors-summary", ROD, &[]);
+    let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
+            .unwrap();
+    let field = &summary["field"];
+    assert_eq!(field["field"], "T");
+    let index = summary["best"]["index"].as_u64().unwrap() as usize;
+    let measured = records(&dir.join("run"))[index]["observed"]["sensors"].clone();
+    let sensors = field["sensors"].as_array().unwrap();
+    let names: Vec<&str> = sensors
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["T@0", "T@0.5", "T@1", "T@0.8"]);
+    for (k, s) in sensors.iter().enumerate() {
+        let (mean, std) = (s["mean"].as_f64().unwrap(), s["std"].as_f64().unwrap());
+        let told = measured[k].as_f64().unwrap();
+        assert!(
+            (mean - told).abs() <= 1e-3 + 3.0 * std,
+            "{} {mean} ± {std} against {told}",
+            names[k]
+        );
+    }
+    assert_eq!(field["functionals"][0]["name"], "T(0.8, a, Q)");
+    assert!(dir.join("run/field.png").is_file());
+}

@@ -870,11 +870,16 @@ impl fmt::Display for DisplayExpr<'_> {
                 let over: Vec<&str> = (g.over.iter())
                     .map(|c| p.coordinate(*c).name.as_str())
                     .collect();
-                let at: Vec<String> = (g.at.iter())
-                    .map(|(c, v)| format!("{} = {v}", p.coordinate(*c).name))
+                // A point value as written: the held coordinates' numbers and the design
+                // variables' names, in the field's order.
+                let args: Vec<String> = (p.fields[g.field].args.iter())
+                    .map(|c| match g.at.iter().find(|(d, _)| d == c) {
+                        Some((_, v)) => format!("{v}"),
+                        None => p.coordinate(*c).name.clone(),
+                    })
                     .collect();
                 match g.reduce {
-                    Reduce::Point => write!(f, "{field}({})", at.join(", ")),
+                    Reduce::Point => write!(f, "{field}({})", args.join(", ")),
                     r => write!(f, "{}({field}, {})", r.name(), over.join(", ")),
                 }
             }

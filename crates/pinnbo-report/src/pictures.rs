@@ -20,8 +20,9 @@ pub struct Written {
 /// one that cannot be drawn (a model that fails on the data, say) is a warning, and the
 /// others are still drawn.
 pub fn write_outputs(run: &mut Run) -> Result<Written, String> {
-    run.write_outputs()?;
+    let field = run.write_final_outputs()?;
     let drawn = [
+        draw_field(run, field.as_ref()),
         draw_evaluations(run),
         draw_surrogate(run).map_err(|e| format!("surrogate.png not drawn: {e}")),
         draw_convergence(run),
@@ -44,6 +45,94 @@ type Drawn = Result<Option<PathBuf>, String>;
 /// `path` once `drawing` has written it.
 fn drawn<E: ToString>(path: PathBuf, drawing: Result<(), E>) -> Drawn {
     drawing.map_err(|e| e.to_string()).map(|()| Some(path))
+}
+
+/// A design problem's field at the best design, from the method's model: its posterior mean
+/// ± 2σ along one coordinate with the sensors' values there, or its mean over two.
+fn draw_field(run: &Run, field: Option<&pinnbo_core::strategies::FieldReport>) -> Drawn {
+    let Some(f) = field else {
+        return Ok(None);
+    };
+    let p = run.problem();
+    let best = run.summary().best;
+    let observed = (best.as_ref())
+        .and_then(|b| run.records().get(b.index))
+        .and_then(|r| r.observed.clone());
+    let path = run.dir().join("field.png");
+    let title = format!(
+        "{}: {} at the best design ({})",
+        p.name,
+        f.field,
+        run.config().method
+    );
+    match f.coords.as_slice() {
+        [(name, lo, hi)] => {
+            let curve: Vec<(f64, f64)> = f.grid.iter().map(|(x, m, _)| (x[0], *m)).collect();
+            let band: Vec<(f64, f64, f64)> = (f.grid.iter())
+                .map(|(x, m, s)| (x[0], m - 2.0 * s, m + 2.0 * s))
+                .collect();
+            let samples: Vec<(f64, f64)> = (f.sensors.iter())
+                .filter_map(|s| {
+                    let (k, place) = s.sensor.as_ref()?;
+                    Some((place[0], *observed.as_ref()?.sensors.get(*k)?))
+                })
+                .collect();
+            let drawing = plot::line(
+                &path,
+                &Line {
+                    title: &title,
+                    x: Scale {
+                        label: name,
+                        lo: *lo,
+                        hi: *hi,
+                    },
+                    y_label: &f.field,
+                    points: &curve,
+                    marks: &[],
+                    samples: &samples,
+                    band: &band,
+                    level: None,
+                },
+            );
+            drawn(path, drawing)
+        }
+        [(xname, xlo, xhi), (yname, ylo, yhi)] => {
+            let n = (f.grid.len() as f64).sqrt().round() as usize;
+            let node = |v: f64, lo: f64, hi: f64| {
+                (((v - lo) / (hi - lo)) * (n - 1) as f64)
+                    .round()
+                    .clamp(0.0, (n - 1) as f64) as usize
+            };
+            // The grid runs over the second coordinate fastest within each of the first's.
+            let value = |x: f64, y: f64| f.grid[node(x, *xlo, *xhi) * n + node(y, *ylo, *yhi)].1;
+            let samples: Vec<(f64, f64)> = (f.sensors.iter())
+                .filter_map(|s| Some((s.sensor.as_ref()?.1[0], s.sensor.as_ref()?.1[1])))
+                .collect();
+            let drawing = plot::heat_map(
+                &path,
+                &HeatMap {
+                    title: &title,
+                    x: Scale {
+                        label: xname,
+                        lo: *xlo,
+                        hi: *xhi,
+                    },
+                    y: Scale {
+                        label: yname,
+                        lo: *ylo,
+                        hi: *yhi,
+                    },
+                    value_label: &f.field,
+                    value: &value,
+                    resolution: (n, n),
+                    marks: &[],
+                    samples: &samples,
+                },
+            );
+            drawn(path, drawing)
+        }
+        _ => Ok(None),
+    }
 }
 
 /// The best feasible objective so far at each evaluation (with several objectives, the

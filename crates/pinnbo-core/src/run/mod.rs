@@ -676,6 +676,31 @@ impl Run {
         outputs::write(&self.dir, &self.problem, &self.summary(), &self.records)
             .map_err(|e| format!("{}: {e}", self.dir.display()))
     }
+
+    /// [`Run::write_outputs`] with, on a design problem with sensors, the model's field at
+    /// the best design in `summary.json` ([`Run::field_report`], a fit of the model: what a
+    /// finished run writes, not each `tell`), and that report; a model that cannot report
+    /// leaves the field out.
+    pub fn write_final_outputs(
+        &mut self,
+    ) -> Result<Option<crate::strategies::FieldReport>, String> {
+        let mut summary = self.summary();
+        summary.field = self.field_report().ok().flatten();
+        outputs::write(&self.dir, &self.problem, &summary, &self.records)
+            .map_err(|e| format!("{}: {e}", self.dir.display()))?;
+        Ok(summary.field)
+    }
+
+    /// What the method's model of the field says at the best design (the picture's own
+    /// random stream, as [`Run::surrogate_interval`]); None without sensors, a model of the
+    /// field or a best design.
+    pub fn field_report(&mut self) -> Result<Option<crate::strategies::FieldReport>, RunError> {
+        let Some(best) = self.summary().best else {
+            return Ok(None);
+        };
+        let unit = self.space.to_unit(&best.x);
+        self.for_picture(|strategy, _, history, rng| strategy.field_report(history, &unit, rng))
+    }
 }
 
 fn header(problem: &Problem, config: &RunConfig) -> Header {

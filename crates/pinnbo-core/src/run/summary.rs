@@ -35,6 +35,10 @@ pub struct Summary {
     /// The last estimate of the pde's unknown constants, by name (absent without any).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, ParamEstimate>,
+    /// On a design problem with sensors, what the method's model of the field says at the
+    /// best design (written by [`crate::run::Run::write_outputs`]; absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<crate::strategies::FieldReport>,
 }
 
 impl Summary {
@@ -118,6 +122,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
         convergence: Convergence::of(records),
         parameters: last_parameters(records),
+        field: None,
     }
 }
 

@@ -140,6 +140,19 @@ impl Strategy for GpBo {
         ))
     }
 
+    fn field_report(
+        &mut self,
+        history: &[Observed],
+        unit: &[f64],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<crate::strategies::FieldReport>, StrategyError> {
+        let Some(sensed) = &self.sensed else {
+            return Ok(None);
+        };
+        let field = sensed.fit(&self.gp, history, rng)?;
+        Ok(Some(sensed.report(&field, unit)))
+    }
+
     fn propose(
         &mut self,
         space: &Space,

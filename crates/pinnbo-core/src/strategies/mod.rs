@@ -60,6 +60,35 @@ impl Proposal {
     }
 }
 
+/// What a design problem's model says of its field at one design (`summary.json`'s `field`,
+/// the field's picture): the posterior at each sensor's place, of each functional the
+/// objective reads, and along the field's coordinates.
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct FieldReport {
+    pub field: String,
+    pub sensors: Vec<Posterior>,
+    pub functionals: Vec<Posterior>,
+    /// The field's coordinates (`coord`), in its declaration's order.
+    #[serde(skip)]
+    pub coords: Vec<(String, f64, f64)>,
+    /// Nodes over the coordinates (each node's values of them) and the posterior's mean and
+    /// standard deviation there: 101 along one coordinate, 41 × 41 over two, none beyond.
+    #[serde(skip)]
+    pub grid: Vec<(Vec<f64>, f64, f64)>,
+}
+
+/// A posterior mean and standard deviation, named (`T@0.1`, `maximum(T, x)`).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Posterior {
+    pub name: String,
+    pub mean: f64,
+    pub std: f64,
+    /// A sensor's index among an evaluation's sensor values and its place; None for a
+    /// functional.
+    #[serde(skip)]
+    pub sensor: Option<(usize, Vec<f64>)>,
+}
+
 pub trait Strategy: Send {
     fn name(&self) -> &'static str;
 
@@ -87,6 +116,17 @@ pub trait Strategy: Send {
     /// On resume, the state saved after the last journaled proposal (None: nothing saved).
     fn restore(&mut self, _saved: Option<Vec<u8>>) -> Result<(), StrategyError> {
         Ok(())
+    }
+
+    /// On a design problem with sensors, what the method's model of the field says at the
+    /// design `unit`, fitted to `history`; None for a method without one.
+    fn field_report(
+        &mut self,
+        _history: &[Observed],
+        _unit: &[f64],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<FieldReport>, StrategyError> {
+        Ok(None)
     }
 
     /// The surrogate's mean of the objective (as minimized) at unit-cube `points` with an

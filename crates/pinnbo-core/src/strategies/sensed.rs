@@ -8,7 +8,9 @@ use crate::acquisition::criteria::{log_expected_improvement, GpModels};
 use crate::acquisition::maximize_batch;
 use crate::space::Space;
 use crate::strategies::gp_search::{FittedObjective, GpSearch, PART};
-use crate::strategies::{Diagnostics, Observed, Proposal, StrategyError, Within};
+use crate::strategies::{
+    Diagnostics, FieldReport, Observed, Posterior, Proposal, StrategyError, Within,
+};
 use crate::surrogates::field_objective::{Distribution, FieldObjective};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
 use crate::surrogates::{GpPosterior, Starts};
@@ -22,6 +24,13 @@ use rayon::prelude::*;
 /// it.
 pub struct SensedField {
     objective: FieldObjective,
+    /// The field's name, each sensor place's name (`T@0.1`) and values, and each functional
+    /// of the objective by its text and as read alone: what a report gives.
+    field_name: String,
+    sensor_places: Vec<(String, Vec<f64>)>,
+    functionals: Vec<(String, FieldObjective)>,
+    /// The field's coordinates: argument position, name, range.
+    coords: Vec<(usize, String, f64, f64)>,
     /// Each sensor value of the objective's field: its index among an evaluation's sensor
     /// values, and its place (argument position, unit value) in the field's inputs.
     places: Vec<(usize, Vec<(usize, f64)>)>,
@@ -40,11 +49,19 @@ impl SensedField {
         };
         let objective = FieldObjective::new(problem, &minimized, seed)?;
         let args = &problem.fields[objective.field].args;
+        let names = problem.sensor_names();
         let mut places = Vec::new();
+        let mut sensor_places = Vec::new();
         let mut k = 0;
         for s in &problem.sensors {
             for place in &s.places {
                 if s.field == objective.field {
+                    // The place's values in the field's order of its coordinates.
+                    let ordered = (args.iter())
+                        .filter(|c| problem.is_field_coord(**c))
+                        .filter_map(|c| Some(place[s.coords.iter().position(|d| d == c)?]))
+                        .collect();
+                    sensor_places.push((names[k].clone(), ordered));
                     let at = (s.coords.iter().zip(place))
                         .map(|(&c, &v)| {
                             let coord = problem.coordinate(c);
@@ -65,7 +82,25 @@ impl SensedField {
             categorical: Categorical(categorical.collect()),
             ..gp.model.clone()
         };
+        let functionals = (minimized.functionals().into_iter())
+            .filter_map(|f| {
+                let alone = Expr::Functional(Box::new(f));
+                let text = problem.display(&alone).to_string();
+                Some((text, FieldObjective::new(problem, &alone, seed)?))
+            })
+            .collect();
+        let coords = (args.iter().enumerate())
+            .filter(|(_, c)| problem.is_field_coord(**c))
+            .map(|(i, &c)| {
+                let coord = problem.coordinate(c);
+                (i, coord.name.clone(), coord.lo, coord.hi)
+            })
+            .collect();
         Some(SensedField {
+            field_name: problem.fields[objective.field].name.clone(),
+            sensor_places,
+            functionals,
+            coords,
             objective,
             places,
             spec,
@@ -88,6 +123,75 @@ impl SensedField {
         };
         // Each sensor value has the objective's known noise (the same instrument).
         GpModel::fit(&self.spec, &x, &y, starts, gp.objective_noise(), rng).within(PART)
+    }
+
+    /// What `field` (a posterior of the field) says at the design `unit`: each sensor's
+    /// place, each functional alone, and a grid over the coordinates.
+    pub fn report(&self, field: &dyn GpPosterior, unit: &[f64]) -> FieldReport {
+        let at = |place: &[(usize, f64)]| field.predict(&self.objective.input(unit, place));
+        let sensors = (self.places.iter().zip(&self.sensor_places))
+            .map(|((k, place), (name, values))| {
+                let (mean, std) = at(place);
+                Posterior {
+                    name: name.clone(),
+                    mean,
+                    std,
+                    sensor: Some((*k, values.clone())),
+                }
+            })
+            .collect();
+        let functionals = (self.functionals.iter())
+            .map(|(name, f)| {
+                let d = f.distribution(field, unit);
+                Posterior {
+                    name: name.clone(),
+                    mean: d.mean(),
+                    std: d.sd(),
+                    sensor: None,
+                }
+            })
+            .collect();
+        let n = match self.coords.len() {
+            1 => 101,
+            2 => 41,
+            _ => 0,
+        };
+        let mut nodes: Vec<Vec<f64>> = vec![Vec::new()];
+        for _ in &self.coords {
+            nodes = (nodes.iter())
+                .flat_map(|node| {
+                    (0..n).map(move |i| {
+                        let mut next = node.clone();
+                        next.push(i as f64 / (n.max(2) - 1) as f64);
+                        next
+                    })
+                })
+                .collect();
+        }
+        let grid = match n {
+            0 => Vec::new(),
+            _ => (nodes.iter())
+                .map(|u| {
+                    let place: Vec<(usize, f64)> = (self.coords.iter().zip(u))
+                        .map(|((i, ..), v)| (*i, *v))
+                        .collect();
+                    let (mean, std) = at(&place);
+                    let values = (self.coords.iter().zip(u))
+                        .map(|((_, _, lo, hi), v)| lo + v * (hi - lo))
+                        .collect();
+                    (values, mean, std)
+                })
+                .collect(),
+        };
+        FieldReport {
+            field: self.field_name.clone(),
+            sensors,
+            functionals,
+            coords: (self.coords.iter())
+                .map(|(_, name, lo, hi)| (name.clone(), *lo, *hi))
+                .collect(),
+            grid,
+        }
     }
 
     /// The field the objective reads.

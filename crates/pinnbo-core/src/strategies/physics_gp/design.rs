@@ -195,6 +195,23 @@ impl Strategy for PhysicsDesign {
         ))
     }
 
+    fn field_report(
+        &mut self,
+        history: &[Observed],
+        unit: &[f64],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<crate::strategies::FieldReport>, StrategyError> {
+        // The report's fit moves nothing a proposal starts from.
+        let (previous, field_previous) = (self.previous.clone(), self.sensed.previous.clone());
+        let (with_pde, without, keep) = self.fit(history, rng)?;
+        (self.previous, self.sensed.previous) = (previous, field_previous);
+        let model: &dyn GpPosterior = match (keep, &without) {
+            (false, Some(w)) => w,
+            _ => &with_pde,
+        };
+        Ok(Some(self.sensed.report(model, unit)))
+    }
+
     fn propose(
         &mut self,
         space: &Space,
