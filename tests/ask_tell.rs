@@ -455,3 +455,56 @@ fn a_long_batch_prints_each_point_as_it_is_journaled() {
         "{journaled} journaled, {printed} shown"
     );
 }
+
+/// A variable or an objective given twice is refused with the name, not the last value kept
+/// (`--at x=0.5,x=0.6`, `--objective cost=1,cost=2`, in `tell` and `eval` alike).
+#[test]
+fn a_name_given_twice_is_refused() {
+    let dir = scratch("given-twice", QUADRATIC, &[]);
+    let asked = asked(&dir, &["ask", "problem.pde", "--out", "lab"]);
+    assert_eq!(asked.len(), 1);
+    let twice = pinnbo(
+        &dir,
+        &[
+            "tell",
+            "lab",
+            "--at",
+            "x=0.5,x=0.6,y=1",
+            "--objective",
+            "0.3",
+        ],
+    );
+    assert!(!twice.status.success());
+    assert!(
+        text(&twice.stderr).contains("`x` is given twice"),
+        "{}",
+        text(&twice.stderr)
+    );
+    let eval = pinnbo(&dir, &["eval", "problem.pde", "--at", "x=0.5,y=1,y=2"]);
+    assert!(!eval.status.success());
+    assert!(
+        text(&eval.stderr).contains("`y` is given twice"),
+        "{}",
+        text(&eval.stderr)
+    );
+    let two = "var x in [0, 1]\nminimize cost: x^2\nminimize sag: (1 - x)^2\noracle external\n";
+    let lab = scratch("given-twice-objectives", two, &[]);
+    let out = pinnbo(&lab, &["ask", "problem.pde", "--out", "lab"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let told = pinnbo(
+        &lab,
+        &[
+            "tell",
+            "lab",
+            "--id",
+            "0",
+            "--objective",
+            "cost=1,cost=2,sag=3",
+        ],
+    );
+    assert_eq!(
+        text(&told.stderr).trim(),
+        "error: --objective gives `cost` twice"
+    );
+    assert_eq!(records(&lab.join("lab")).len(), 0, "nothing was told");
+}

@@ -222,6 +222,9 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
     for a in given {
         let k = names.iter().position(|n| *n == a.name);
         match (k, a.index, a.value) {
+            (Some(k), None, _) if values[k].is_some() => {
+                return Err(format!("--objective gives `{}` twice", a.name))
+            }
             (Some(k), None, crate::formats::Assigned::Scalar(v)) => values[k] = Some(v),
             (None, ..) => return Err(format!("`{}` is not an objective; {usage}", a.name)),
             _ => return Err(usage),

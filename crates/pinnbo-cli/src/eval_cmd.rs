@@ -114,6 +114,11 @@ pub(crate) fn assemble_point(p: &Problem, at: &[Assignment]) -> Result<Vec<f64>,
                 .unwrap_or_default();
             return Err(format!("`{shown}` is not a variable of {}{hint}", p.name));
         }
+        // A variable given twice (`x=0.5,x=0.6`, or a vector and one of its elements): which
+        // value was meant is anyone's guess.
+        if let Some(&t) = targets.iter().find(|&&t| x[t].is_some()) {
+            return Err(format!("`{}` is given twice", p.coords[t].name));
+        }
         let categorical = targets.iter().find(|&&t| p.coords[t].is_categorical());
         match (&a.value, categorical) {
             (Assigned::Level(level), _) => {

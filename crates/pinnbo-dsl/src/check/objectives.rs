@@ -70,6 +70,21 @@ pub(super) fn reference(
         );
         return;
     }
+    // An objective given twice: which value was meant is anyone's guess.
+    for (k, (name, _)) in items.iter().enumerate() {
+        if let Some((first, _)) = items[..k].iter().find(|(n, _)| n.name == name.name) {
+            cx.error(
+                Diagnostic::error(
+                    "pde::duplicate-declaration",
+                    name.span,
+                    format!("the reference gives `{}` twice", name.name),
+                )
+                .with_label("given again here")
+                .with_related(first.span, "first given here"),
+            );
+            return;
+        }
+    }
     let values: Option<Vec<(Ident, f64)>> = (items.iter())
         .map(|(name, e)| Some((name.clone(), cx.constant(e, "a reference value")?)))
         .collect();
