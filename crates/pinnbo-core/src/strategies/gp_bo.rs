@@ -7,7 +7,7 @@ use crate::space::Space;
 use crate::strategies::gp_search::{
     interval, plain_diagnostics, unpacked, FittedObjective, GpSearch, Saved,
 };
-use crate::strategies::sensed::{SensedField, SCREEN_SAMPLES};
+use crate::strategies::sensed::SensedField;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::GpPosterior;
@@ -120,15 +120,7 @@ impl Strategy for GpBo {
         // A picture's fit does not move where the next proposal's fit starts.
         if let Some(sensed) = &self.sensed {
             let field = sensed.fit(&self.gp, history, rng)?;
-            return Ok(Some(
-                (points.iter())
-                    .map(|u| {
-                        // A picture's many points take the screening's fewer samples.
-                        let d = sensed.distribution_with(&field, u, SCREEN_SAMPLES);
-                        (d.mean(), d.mean() - 2.0 * d.sd(), d.mean() + 2.0 * d.sd())
-                    })
-                    .collect(),
-            ));
+            return Ok(Some(sensed.intervals(&field, points)));
         }
         let (history, warps) = self.gp.warped(history);
         let warp = warps.first().copied().unwrap_or(PowerWarp::Identity);

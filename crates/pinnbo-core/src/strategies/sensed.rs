@@ -194,6 +194,21 @@ impl SensedField {
         }
     }
 
+    /// The objective's mean and the ends of its ±2σ interval at each design of `points`
+    /// (a picture's many points take the screening's fewer samples).
+    pub fn intervals(
+        &self,
+        field: &dyn GpPosterior,
+        points: &[Vec<f64>],
+    ) -> Vec<crate::strategies::Interval> {
+        (points.iter())
+            .map(|u| {
+                let d = self.distribution_with(field, u, SCREEN_SAMPLES);
+                (d.mean(), d.mean() - 2.0 * d.sd(), d.mean() + 2.0 * d.sd())
+            })
+            .collect()
+    }
+
     /// The field the objective reads.
     pub fn field(&self) -> pinnbo_dsl::ir::FieldId {
         self.objective.field

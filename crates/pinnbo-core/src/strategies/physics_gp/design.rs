@@ -10,11 +10,11 @@ use super::params::PdeParams;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_search::{
-    hyper_diagnostics, interval, plain_diagnostics, unpacked, unreadable, FittedObjective,
-    GpSearch, Saved, PART,
+    hyper_diagnostics, plain_diagnostics, unpacked, unreadable, FittedObjective, GpSearch, Saved,
+    PART,
 };
 use crate::strategies::pde::{param_centre, PdeEquations};
-use crate::strategies::sensed::{SensedField, SCREEN_SAMPLES};
+use crate::strategies::sensed::SensedField;
 use crate::strategies::{Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper, Kernel};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
@@ -133,6 +133,19 @@ impl PhysicsDesign {
     }
 }
 
+/// The model the search reads: the pde's, or the plain field model where the check dropped
+/// the pde.
+fn chosen<'a>(
+    with_pde: &'a PdeGp,
+    without: &'a Option<GpModel>,
+    keep: bool,
+) -> &'a dyn GpPosterior {
+    match (keep, without) {
+        (false, Some(w)) => w,
+        _ => with_pde,
+    }
+}
+
 /// What the method saves beside every GP method's optima: the pde model's and the plain
 /// field model's.
 #[derive(Default, serde::Serialize, serde::Deserialize)]
@@ -181,18 +194,11 @@ impl Strategy for PhysicsDesign {
         _space: &Space,
         history: &[Observed],
         points: &[Vec<f64>],
-        _rng: &mut ChaCha8Rng,
+        rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
-        let gp = self.fit_pde(history)?;
-        let identity = crate::numerics::warp::PowerWarp::Identity;
-        Ok(Some(
-            (points.iter())
-                .map(|u| {
-                    let d = self.sensed.distribution_with(&gp, u, SCREEN_SAMPLES);
-                    interval((d.mean(), d.sd()), &identity)
-                })
-                .collect(),
-        ))
+        let (with_pde, without, keep) = self.fit(history, rng)?;
+        let model = chosen(&with_pde, &without, keep);
+        Ok(Some(self.sensed.intervals(model, points)))
     }
 
     fn field_report(
@@ -205,11 +211,9 @@ impl Strategy for PhysicsDesign {
         let (previous, field_previous) = (self.previous.clone(), self.sensed.previous.clone());
         let (with_pde, without, keep) = self.fit(history, rng)?;
         (self.previous, self.sensed.previous) = (previous, field_previous);
-        let model: &dyn GpPosterior = match (keep, &without) {
-            (false, Some(w)) => w,
-            _ => &with_pde,
-        };
-        Ok(Some(self.sensed.report(model, unit)))
+        Ok(Some(
+            self.sensed.report(chosen(&with_pde, &without, keep), unit),
+        ))
     }
 
     fn propose(
@@ -239,12 +243,8 @@ impl Strategy for PhysicsDesign {
         if let Some(params) = &self.params {
             diagnostics = params.report(diagnostics, &with_pde);
         }
-        let model: &dyn GpPosterior = match (keep, &without) {
-            (false, Some(w)) => w,
-            _ => &with_pde,
-        };
         let fitted = FittedObjective {
-            model,
+            model: chosen(&with_pde, &without, keep),
             diagnostics: diagnostics.clone(),
             faces: false,
             clock,
