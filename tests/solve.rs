@@ -671,3 +671,43 @@ fn a_missing_working_directory_is_refused_at_the_oracle_that_names_it() {
         "nothing is started"
     );
 }
+
+/// A budget below the file's initial design shrinks the design, and says so (issue 53 item
+/// 5); a budget that fits it says nothing.
+#[test]
+fn a_budget_below_the_initial_design_says_so() {
+    let dir = scratch("budget-below-init", QUADRATIC, &[]);
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--budget",
+            "3",
+            "--out",
+            "short",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(
+        text(&out.stderr).trim(),
+        "note: --budget 3 leaves room for 3 of the initial design's 4 points; no step of the \
+         method will run"
+    );
+    assert_eq!(records(&dir.join("short")).len(), 3);
+    let fits = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--budget",
+            "5",
+            "--out",
+            "fits",
+            "--quiet",
+        ],
+    );
+    assert!(fits.status.success());
+    assert_eq!(text(&fits.stderr), "");
+}

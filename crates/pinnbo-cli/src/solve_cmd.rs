@@ -247,6 +247,13 @@ fn configure(
         // A new run's design fits its budget; a resumed run keeps the design it started
         // with (a budget within it ends the run there).
         if o.resume.is_none() {
+            if b < config.init {
+                eprintln!(
+                    "note: --budget {b} leaves room for {b} of the initial design's {} points; \
+                     no step of the method will run",
+                    config.init
+                );
+            }
             config.init = config.init.min(b);
         }
     }

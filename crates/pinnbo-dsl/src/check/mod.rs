@@ -320,6 +320,24 @@ pub(crate) fn check(
             }
             _ => None,
         });
+    // With several objectives gp-ei maximizes the expected hypervolume improvement, which
+    // has no stopping rule: `stop` would be accepted and do nothing.
+    if let Some(m) = method.as_ref().filter(|_| problem.objectives.len() > 1) {
+        if m.settings.get("stop").is_some() {
+            cx.diags.push(
+                Diagnostic::warning(
+                    "pde::setting-without-effect",
+                    m.span,
+                    "`stop` has no effect with several objectives",
+                )
+                .with_label("ignored")
+                .with_help(
+                    "the expected hypervolume improvement has no stopping rule: remove `stop`, \
+                     or bound the run with `budget`",
+                ),
+            );
+        }
+    }
     if let Some(m) = method.as_ref().filter(|_| !cx.field_coords.is_empty()) {
         if m.name == "pinn-bo" {
             cx.error(
@@ -739,6 +757,26 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
 #[cfg(test)]
 mod name_tests {
     use super::*;
+
+    /// `stop` with several objectives is accepted by the table and would do nothing: the
+    /// check warns (issue 53 item 18), and not with one objective.
+    #[test]
+    fn stop_with_several_objectives_is_warned_about() {
+        let text = "var x in [0, 1]\nminimize cost: x^2\nminimize sag: (1 - x)^2\n\
+                    method gp-ei { stop 0.01 }\n";
+        let checked = crate::compile(&Source::new("two.pde", text)).unwrap();
+        let codes: Vec<&str> = checked.warnings.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["pde::setting-without-effect"]);
+        assert_eq!(
+            checked.warnings[0].message,
+            "`stop` has no effect with several objectives"
+        );
+        let one = "var x in [0, 1]\nminimize x^2\nmethod gp-ei { stop 0.01 }\n";
+        assert!(crate::compile(&Source::new("one.pde", one))
+            .unwrap()
+            .warnings
+            .is_empty());
+    }
 
     /// A name taken from the file's name is always one plain folder name.
     #[test]
