@@ -158,15 +158,13 @@ fn code_only(text: &str) -> String {
             out.push_str("   ");
             i += 3;
         } else if c == '\'' && next == Some('\\') {
-            while i < chars.len() && !(chars[i] == '\'' && out.ends_with('\\')) {
-                out.push(if chars[i] == '\\' { '\\' } else { ' ' });
-                i += 1;
-                if i < chars.len() && chars[i] == '\'' {
-                    break;
-                }
-            }
-            out.push(' ');
-            i += 1;
+            // An escaped character literal ('\'', '\n', '\u{..}'): blank through its closing
+            // quote, the first after the escaped character.
+            let close = (i + 3..chars.len())
+                .find(|&j| chars[j] == '\'')
+                .unwrap_or(chars.len() - 1);
+            out.extend(std::iter::repeat_n(' ', close + 1 - i));
+            i = close + 1;
         } else {
             out.push(c);
             i += 1;

@@ -22,6 +22,7 @@ mod named;
 pub mod observer;
 pub mod outputs;
 mod parallel;
+mod picture;
 mod strategy_state;
 mod summary;
 mod validate;
@@ -590,52 +591,6 @@ impl Run {
         RunError::TooManyFailures(self.failures_in_a_row, self.last_failure())
     }
 
-    /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
-    /// fitted to every successful evaluation; None for a method without one, or before any
-    /// evaluation succeeded.
-    pub fn surrogate_mean(&mut self, points: &[Vec<f64>]) -> Result<Option<Vec<f64>>, RunError> {
-        self.for_picture(|strategy, space, history, rng| {
-            strategy.predict(space, history, points, rng)
-        })
-    }
-
-    /// As [`Run::surrogate_mean`], with an interval of about 95% about each mean, as
-    /// `(mean, lower, upper)`; None for a method without a predictive standard deviation.
-    pub fn surrogate_interval(
-        &mut self,
-        points: &[Vec<f64>],
-    ) -> Result<Option<Vec<crate::strategies::Interval>>, RunError> {
-        self.for_picture(|strategy, space, history, rng| {
-            strategy.predict_interval(space, history, points, rng)
-        })
-    }
-
-    /// `predict` asked of the strategy with every successful evaluation and the picture's own
-    /// random stream (a picture's fit moves nothing a proposal depends on); None before any
-    /// evaluation succeeded.
-    fn for_picture<T>(
-        &mut self,
-        predict: impl FnOnce(
-            &mut dyn Strategy,
-            &Space,
-            &[Observed],
-            &mut ChaCha8Rng,
-        ) -> Result<Option<T>, StrategyError>,
-    ) -> Result<Option<T>, RunError> {
-        let history = self.observed();
-        if history.is_empty() {
-            return Ok(None);
-        }
-        let mut rng = stream(self.config.seed, PICTURE, self.records.len());
-        predict(self.strategy.as_mut(), &self.space, &history, &mut rng).map_err(|e| {
-            RunError::Strategy {
-                method: self.config.method.clone(),
-                index: self.records.len(),
-                source: Box::new(e),
-            }
-        })
-    }
-
     /// Successful evaluations as the strategies see them (unit points, minimized objective).
     pub fn observed(&self) -> Vec<Observed> {
         self.records
@@ -675,31 +630,6 @@ impl Run {
     pub fn write_outputs(&self) -> Result<(), String> {
         outputs::write(&self.dir, &self.problem, &self.summary(), &self.records)
             .map_err(|e| format!("{}: {e}", self.dir.display()))
-    }
-
-    /// [`Run::write_outputs`] with, on a design problem with sensors, the model's field at
-    /// the best design in `summary.json` ([`Run::field_report`], a fit of the model: what a
-    /// finished run writes, not each `tell`), and that report; a model that cannot report
-    /// leaves the field out.
-    pub fn write_final_outputs(
-        &mut self,
-    ) -> Result<Option<crate::strategies::FieldReport>, String> {
-        let mut summary = self.summary();
-        summary.field = self.field_report().ok().flatten();
-        outputs::write(&self.dir, &self.problem, &summary, &self.records)
-            .map_err(|e| format!("{}: {e}", self.dir.display()))?;
-        Ok(summary.field)
-    }
-
-    /// What the method's model of the field says at the best design (the picture's own
-    /// random stream, as [`Run::surrogate_interval`]); None without sensors, a model of the
-    /// field or a best design.
-    pub fn field_report(&mut self) -> Result<Option<crate::strategies::FieldReport>, RunError> {
-        let Some(best) = self.summary().best else {
-            return Ok(None);
-        };
-        let unit = self.space.to_unit(&best.x);
-        self.for_picture(|strategy, _, history, rng| strategy.field_report(history, &unit, rng))
     }
 }
 

@@ -139,21 +139,23 @@ impl PdeEquations {
         let width: Vec<f64> = (args.iter())
             .map(|&c| problem.coordinate(c).hi - problem.coordinate(c).lo)
             .collect();
+        // The design's inputs mapped as the run maps them (each coordinate on its own), the
+        // field coordinates linearly.
         let to_box = |u: &[f64]| -> Vec<f64> {
-            if args.iter().enumerate().all(|(i, c)| i == *c) && d == problem.dim() {
-                return space.to_box(u);
+            let mut design = vec![0.5; problem.dim()];
+            for (&c, &v) in args.iter().zip(u) {
+                if !problem.is_field_coord(c) {
+                    design[c] = v;
+                }
             }
+            let design = space.to_box(&design);
             (args.iter().zip(u))
-                .map(|(&c, &u)| match problem.is_field_coord(c) {
+                .map(|(&c, &v)| match problem.is_field_coord(c) {
                     true => {
-                        problem.coordinate(c).lo
-                            + u * (problem.coordinate(c).hi - problem.coordinate(c).lo)
+                        let coord = problem.coordinate(c);
+                        coord.lo + v * (coord.hi - coord.lo)
                     }
-                    false => {
-                        let mut one = vec![0.5; problem.dim()];
-                        one[c] = u;
-                        space.to_box(&one)[c]
-                    }
+                    false => design[c],
                 })
                 .collect()
         };

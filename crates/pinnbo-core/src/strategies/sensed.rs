@@ -11,7 +11,7 @@ use crate::strategies::gp_search::{FittedObjective, GpSearch, PART};
 use crate::strategies::{
     Diagnostics, FieldReport, Observed, Posterior, Proposal, StrategyError, Within,
 };
-use crate::surrogates::field_objective::{Distribution, FieldObjective};
+use crate::surrogates::field_objective::{Distribution, FieldObjective, SAMPLES};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
 use crate::surrogates::{GpPosterior, Starts};
 use pinnbo_dsl::choices::Criterion;
@@ -315,12 +315,13 @@ impl SensedField {
                 .std;
         let relative = (criterion == Criterion::Ei).then(|| value / spread);
         let rows = real().filter(|o| !o.sensors.is_empty()).count() * self.places.len();
+        let at_proposal = self.distribution(field, &unit);
         let fitted = fitted
             .with("sensed_rows", rows)
-            .with("predicted_sd", self.distribution(field, &unit).sd());
+            .with("predicted_sd", at_proposal.sd());
         let diagnostics = Diagnostics {
             train_seconds: Some(train_seconds),
-            predicted: Some(self.distribution(field, &unit).mean()),
+            predicted: Some(at_proposal.mean()),
             expected_improvement_relative: relative,
             ..fitted
         }
@@ -336,7 +337,6 @@ impl SensedField {
 
 /// Samples of a sampled objective when candidates are screened, and when the best are scored.
 pub const SCREEN_SAMPLES: usize = 32;
-use crate::surrogates::field_objective::SAMPLES;
 
 /// The log expected improvement of `dist` below `best`: exact for a Gaussian; for samples
 /// their average improvement, or where no sample improves, the log EI of a Gaussian with

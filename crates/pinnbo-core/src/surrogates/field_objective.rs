@@ -93,6 +93,8 @@ pub struct FieldObjective {
     /// For each argument of the field, the design variable it is (None: a field coordinate).
     args: Vec<Option<usize>>,
     readings: Vec<Reading>,
+    /// Each reading's nodes among all the readings' nodes, in order.
+    spans: Vec<std::ops::Range<usize>>,
     /// The expression over the design (box) and then each functional's value.
     program: Compiled,
     /// Whether the expression is affine in the functionals' values.
@@ -132,7 +134,12 @@ impl FieldObjective {
                 matches!(second, Expr::Const(v) if v == 0.0)
             })
         });
-        let nodes: usize = readings.iter().map(|r| r.nodes.len()).sum();
+        let mut spans = Vec::new();
+        for r in &readings {
+            let start = spans.last().map_or(0, |s: &std::ops::Range<usize>| s.end);
+            spans.push(start..start + r.nodes.len());
+        }
+        let nodes = spans.last().map_or(0, |s| s.end);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let draws = (0..SAMPLES)
             .map(|_| (0..nodes).map(|_| rng.sample(StandardNormal)).collect())
@@ -141,6 +148,7 @@ impl FieldObjective {
             field,
             args,
             readings,
+            spans,
             program,
             affine,
             space: Space::of(problem),
@@ -150,19 +158,9 @@ impl FieldObjective {
 
     /// The field's unit input at every node of every reading, at the design `unit`.
     pub fn points(&self, unit: &[f64]) -> Vec<Vec<f64>> {
-        let mut out = Vec::new();
-        for r in &self.readings {
-            for node in &r.nodes {
-                let mut p: Vec<f64> = (self.args.iter())
-                    .map(|a| a.map_or(0.0, |j| unit[j]))
-                    .collect();
-                for &(i, v) in node {
-                    p[i] = v;
-                }
-                out.push(p);
-            }
-        }
-        out
+        (self.readings.iter())
+            .flat_map(|r| r.nodes.iter().map(|node| self.input(unit, node)))
+            .collect()
     }
 
     /// The field's unit input of a sensor place (`place` gives each field coordinate's value,
@@ -203,18 +201,13 @@ impl FieldObjective {
             input.extend_from_slice(values);
             self.program.eval(&input)
         };
-        let mut spans = Vec::new();
-        let mut start = 0;
-        for r in &self.readings {
-            spans.push(start..start + r.nodes.len());
-            start += r.nodes.len();
-        }
+        let spans = &self.spans;
         if linear && self.affine {
             // Each functional is w·f over its nodes: the objective is c + Σ g_k w_k·f.
             let k = self.readings.len();
             let base = evaluate(&vec![0.0; k]);
             let mut weights = vec![0.0; points.len()];
-            for (j, (r, span)) in self.readings.iter().zip(&spans).enumerate() {
+            for (j, (r, span)) in self.readings.iter().zip(spans).enumerate() {
                 let mut unit_j = vec![0.0; k];
                 unit_j[j] = 1.0;
                 let g = evaluate(&unit_j) - base;
@@ -235,7 +228,7 @@ impl FieldObjective {
             };
         }
         let Ok(spd) = Spd::new(&cov, "the field's posterior covariance") else {
-            return Distribution::Samples(vec![evaluate(&self.values(&mean, &spans)); 1]);
+            return Distribution::Samples(vec![evaluate(&self.values(&mean, spans)); 1]);
         };
         let l = spd.lower_factor();
         let sd = scale.sqrt();
@@ -244,7 +237,7 @@ impl FieldObjective {
                 let field: Vec<f64> = (0..points.len())
                     .map(|i| mean[i] + sd * (0..=i).map(|j| l[(i, j)] * z[j]).sum::<f64>())
                     .collect();
-                evaluate(&self.values(&field, &spans))
+                evaluate(&self.values(&field, spans))
             })
             .collect();
         Distribution::Samples(samples)

@@ -1,13 +1,17 @@
 //! AST -> checked [`Problem`]. Collects every error it can find instead of stopping at the first.
 
+mod coords;
 mod declare;
 mod lower;
+mod names;
 mod objectives;
 mod oracle;
 mod sensors;
 mod settings;
 
 pub(crate) use lower::{Allow, Lowerer};
+use names::default_name;
+pub use names::is_safe_name;
 
 use crate::ast::{self, Comparison, Ident, NoiseLevel as AstNoise, StmtKind};
 use crate::builtins::{Builtin, CONSTANTS};
@@ -320,40 +324,8 @@ pub(crate) fn check(
             }
             _ => None,
         });
-    // With several objectives gp-ei maximizes the expected hypervolume improvement, which
-    // has no stopping rule: `stop` would be accepted and do nothing.
-    if let Some(m) = method.as_ref().filter(|_| problem.objectives.len() > 1) {
-        if m.settings.get("stop").is_some() {
-            cx.diags.push(
-                Diagnostic::warning(
-                    "pde::setting-without-effect",
-                    m.span,
-                    "`stop` has no effect with several objectives",
-                )
-                .with_label("ignored")
-                .with_help(
-                    "the expected hypervolume improvement has no stopping rule: remove `stop`, \
-                     or bound the run with `budget`",
-                ),
-            );
-        }
-    }
-    if let Some(m) = method.as_ref().filter(|_| !cx.field_coords.is_empty()) {
-        if m.name == "pinn-bo" {
-            cx.error(
-                Diagnostic::error(
-                    "pde::method-without-coordinates",
-                    m.span,
-                    format!(
-                        "{} does not model a field over coordinates the optimizer does not \
-                         choose (`coord`) yet",
-                        m.name
-                    ),
-                )
-                .with_label("the field's coordinates are not design variables")
-                .with_help("use `method gp-ei`, which optimizes the objective read from the field"),
-            );
-        }
+    if let Some(m) = &method {
+        settings::fits_problem(&mut cx, m, problem.objectives.len());
     }
     if let (Some(noise), Some(span)) = (problem.noise, problem.noise_span) {
         check_noise(&mut cx, noise, span, oracle.as_ref(), method.as_ref());
@@ -401,61 +373,10 @@ pub(crate) fn check(
         seed: problem.seed,
         method,
     };
-    (Some(split_field_coords(problem, &cx.field_coords)), diags)
-}
-
-/// `problem` with its field coordinates (`coord`, declared among the variables in any
-/// order) moved after the design variables, every coordinate renumbered to match. Without
-/// field coordinates it is returned as it is.
-fn split_field_coords(mut problem: Problem, field: &[CoordId]) -> Problem {
-    if field.is_empty() {
-        return problem;
-    }
-    let all = std::mem::take(&mut problem.coords);
-    let design: Vec<CoordId> = (0..all.len()).filter(|c| !field.contains(c)).collect();
-    let mut new = vec![0; all.len()];
-    for (k, &c) in design.iter().chain(field).enumerate() {
-        new[c] = k;
-    }
-    problem.coords = design.iter().map(|&c| all[c].clone()).collect();
-    problem.field_coords = field.iter().map(|&c| all[c].clone()).collect();
-    let renumber = |e: &mut Expr| *e = e.renumber_coords(&new);
-    for f in &mut problem.fields {
-        f.args.iter_mut().for_each(|c| *c = new[*c]);
-        f.definition.iter_mut().for_each(renumber);
-    }
-    for pde in &mut problem.pdes {
-        renumber(&mut pde.lhs);
-        renumber(&mut pde.rhs);
-    }
-    renumber(&mut problem.objective.expr);
-    for o in &mut problem.other_objectives {
-        renumber(&mut o.expr);
-    }
-    for c in &mut problem.constraints {
-        renumber(&mut c.expr);
-    }
-    for s in &mut problem.sensors {
-        s.coords.iter_mut().for_each(|c| *c = new[*c]);
-    }
-    match &mut problem.oracle {
-        Oracle::Fdm(o) => {
-            for b in &mut o.conditions {
-                renumber(&mut b.lhs);
-                renumber(&mut b.rhs);
-                b.coord = new[b.coord];
-            }
-        }
-        Oracle::Command(o) => {
-            for part in &mut o.template {
-                if let TemplatePart::Coord(c) = part {
-                    *c = new[*c];
-                }
-            }
-        }
-        Oracle::ClosedForm | Oracle::External => {}
-    }
-    problem
+    (
+        Some(coords::split_field_coords(problem, &cx.field_coords)),
+        diags,
+    )
 }
 
 /// Orders diagnostics by position and drops exact repeats (a function body inlined twice).
@@ -474,36 +395,6 @@ fn finish(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
         }
     }
     out
-}
-
-/// A name that is one plain folder or file name: it cannot climb out of an output folder
-/// (`..`, `/`), hide (`.`), or surprise a shell.
-pub fn is_safe_name(name: &str) -> bool {
-    name.len() <= 100
-        && name.starts_with(|c: char| c.is_ascii_alphanumeric())
-        && name.chars().all(plain)
-}
-
-/// A character a safe name may hold.
-fn plain(c: char) -> bool {
-    c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')
-}
-
-/// The file's base name without `.pde`, made safe ([`is_safe_name`]): other characters
-/// become `_`, and a name that is still unsafe becomes `problem`.
-fn default_name(file_name: &str) -> String {
-    let base = file_name.rsplit(['/', '\\']).next().unwrap_or(file_name);
-    let stem = base.strip_suffix(".pde").unwrap_or(base);
-    let safe: String = stem
-        .chars()
-        .take(100)
-        .map(|c| if plain(c) { c } else { '_' })
-        .collect();
-    if is_safe_name(&safe) {
-        safe
-    } else {
-        "problem".into()
-    }
 }
 
 /// Added noise never touches a measurement; known noise is only worth stating to a method
@@ -751,43 +642,6 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         | StmtKind::Param { .. }
         | StmtKind::Fn { .. }
         | StmtKind::Field { .. } => {}
-    }
-}
-
-#[cfg(test)]
-mod name_tests {
-    use super::*;
-
-    /// `stop` with several objectives is accepted by the table and would do nothing: the
-    /// check warns (issue 53 item 18), and not with one objective.
-    #[test]
-    fn stop_with_several_objectives_is_warned_about() {
-        let text = "var x in [0, 1]\nminimize cost: x^2\nminimize sag: (1 - x)^2\n\
-                    method gp-ei { stop 0.01 }\n";
-        let checked = crate::compile(&Source::new("two.pde", text)).unwrap();
-        let codes: Vec<&str> = checked.warnings.iter().map(|d| d.code).collect();
-        assert_eq!(codes, ["pde::setting-without-effect"]);
-        assert_eq!(
-            checked.warnings[0].message,
-            "`stop` has no effect with several objectives"
-        );
-        let one = "var x in [0, 1]\nminimize x^2\nmethod gp-ei { stop 0.01 }\n";
-        assert!(crate::compile(&Source::new("one.pde", one))
-            .unwrap()
-            .warnings
-            .is_empty());
-    }
-
-    /// A name taken from the file's name is always one plain folder name.
-    #[test]
-    fn default_names_are_safe_folder_names() {
-        assert_eq!(default_name("problems/beam.pde"), "beam");
-        assert_eq!(default_name("../x/my beam (v2).pde"), "my_beam__v2_");
-        assert_eq!(default_name("dir/..pde"), "problem");
-        assert_eq!(default_name(".hidden.pde"), "problem");
-        assert!(!is_safe_name("../../tmp/x"));
-        assert!(!is_safe_name("/etc"));
-        assert!(is_safe_name("styblinski-tang-10"));
     }
 }
 

@@ -293,3 +293,61 @@ mod tests {
         assert!(checked("method neural-bo { start previous, warm_steps 10 }").is_empty());
     }
 }
+
+/// What the method does not do with this problem that the table cannot know, at the method's
+/// name: `stop` with several objectives (the expected hypervolume improvement has no stopping
+/// rule, so it would be accepted and do nothing) is warned about; PINN-BO on a field over
+/// `coord`s is refused.
+pub(super) fn fits_problem(cx: &mut Checker, method: &Method, objectives: usize) {
+    if objectives > 1 && method.settings.get("stop").is_some() {
+        cx.diags.push(
+            Diagnostic::warning(
+                "pde::setting-without-effect",
+                method.span,
+                "`stop` has no effect with several objectives",
+            )
+            .with_label("ignored")
+            .with_help(
+                "the expected hypervolume improvement has no stopping rule: remove `stop`, or \
+                 bound the run with `budget`",
+            ),
+        );
+    }
+    if !cx.field_coords.is_empty() && method.name == "pinn-bo" {
+        cx.error(
+            Diagnostic::error(
+                "pde::method-without-coordinates",
+                method.span,
+                "pinn-bo does not model a field over coordinates the optimizer does not choose \
+                 (`coord`) yet",
+            )
+            .with_label("the field's coordinates are not design variables")
+            .with_help("use `method gp-ei`, which optimizes the objective read from the field"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod fits_problem_tests {
+    use crate::Source;
+
+    /// `stop` with several objectives is accepted by the table and would do nothing: the
+    /// check warns (issue 53 item 18), and not with one objective.
+    #[test]
+    fn stop_with_several_objectives_is_warned_about() {
+        let text = "var x in [0, 1]\nminimize cost: x^2\nminimize sag: (1 - x)^2\n\
+                    method gp-ei { stop 0.01 }\n";
+        let checked = crate::compile(&Source::new("two.pde", text)).unwrap();
+        let codes: Vec<&str> = checked.warnings.iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["pde::setting-without-effect"]);
+        assert_eq!(
+            checked.warnings[0].message,
+            "`stop` has no effect with several objectives"
+        );
+        let one = "var x in [0, 1]\nminimize x^2\nmethod gp-ei { stop 0.01 }\n";
+        assert!(crate::compile(&Source::new("one.pde", one))
+            .unwrap()
+            .warnings
+            .is_empty());
+    }
+}

@@ -117,7 +117,7 @@ impl PhysicsDesign {
 
     /// The pde model, and the plain one when the check asks for it: which the search uses.
     fn fit(
-        &mut self,
+        &self,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeGp, Option<GpModel>, bool), StrategyError> {
@@ -207,10 +207,8 @@ impl Strategy for PhysicsDesign {
         unit: &[f64],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<crate::strategies::FieldReport>, StrategyError> {
-        // The report's fit moves nothing a proposal starts from.
-        let (previous, field_previous) = (self.previous.clone(), self.sensed.previous.clone());
+        // A fit moves nothing a proposal starts from: only `propose` keeps its optima.
         let (with_pde, without, keep) = self.fit(history, rng)?;
-        (self.previous, self.sensed.previous) = (previous, field_previous);
         Ok(Some(
             self.sensed.report(chosen(&with_pde, &without, keep), unit),
         ))
