@@ -196,6 +196,15 @@ impl Expr {
         })
     }
 
+    /// A copy with every coordinate leaf `c < values.len()` replaced by `values[c]` (the
+    /// design variables fixed at one design).
+    pub fn replace_coords(&self, values: &[f64]) -> Expr {
+        self.replace_leaves(&|e| match e {
+            Expr::Coord(c) => values.get(*c).map(|v| Expr::Const(*v)),
+            _ => None,
+        })
+    }
+
     /// A copy with every coordinate `c` (a leaf, a derivative's, a functional's) renamed
     /// `new[c]`.
     pub fn renumber_coords(&self, new: &[CoordId]) -> Expr {

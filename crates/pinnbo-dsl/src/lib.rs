@@ -198,21 +198,22 @@ impl Problem {
     /// Readers of every sensor value an evaluation measures, in [`Problem::sensor_names`]'
     /// order; an error for a field without a closed form.
     pub fn sensor_readers(&self) -> Result<Vec<FieldReader>, CompileError> {
+        (self.sensor_functionals().iter())
+            .map(|f| self.field_reader(f))
+            .collect()
+    }
+
+    /// Each sensor value as the field's value at its place, in `sensor_names`' order.
+    pub fn sensor_functionals(&self) -> Vec<ir::Functional> {
         (self.sensors.iter())
             .flat_map(|s| {
                 s.places.iter().map(move |place| ir::Functional {
                     field: s.field,
                     reduce: ir::Reduce::Point,
                     over: Vec::new(),
-                    at: s
-                        .coords
-                        .iter()
-                        .copied()
-                        .zip(place.iter().copied())
-                        .collect(),
+                    at: s.coords.iter().copied().zip(place.iter().copied()).collect(),
                 })
             })
-            .map(|f| self.field_reader(&f))
             .collect()
     }
 

@@ -153,6 +153,53 @@ impl Field {
         sum
     }
 
+    /// The field with some axes held at values (`Some(v)`, read by interpolation) and the
+    /// others kept (`None`): a field over the kept axes, a single value when none is kept.
+    pub fn section(&self, fixed: &[Option<f64>]) -> Field {
+        debug_assert_eq!(fixed.len(), self.axes.len());
+        if fixed.iter().all(Option::is_none) {
+            return self.clone();
+        }
+        let kept: Vec<Axis> = (self.axes.iter().zip(fixed))
+            .filter(|(_, f)| f.is_none())
+            .map(|(a, _)| *a)
+            .collect();
+        let count: usize = kept.iter().map(|a| a.n).product();
+        let values = (0..count)
+            .map(|k| {
+                let mut node = multi_index(&kept, k).into_iter().zip(&kept);
+                let point: Vec<f64> = (fixed.iter())
+                    .map(|f| f.unwrap_or_else(|| node.next().map_or(0.0, |(i, a)| a.x(i))))
+                    .collect();
+                self.at(&point)
+            })
+            .collect();
+        Field {
+            axes: kept,
+            values,
+            interpolation: self.interpolation,
+        }
+    }
+
+    /// The integral over the grid's box by the tensor trapezoidal rule (second order, as the
+    /// schemes that solve the field).
+    pub fn integral(&self) -> f64 {
+        (0..self.values.len())
+            .map(|k| {
+                let index = self.index(k);
+                let weight: f64 = (index.iter().zip(&self.axes))
+                    .map(|(&i, a)| if i == 0 || i + 1 == a.n { 0.5 * a.h() } else { a.h() })
+                    .product();
+                weight * self.values[k]
+            })
+            .sum()
+    }
+
+    /// The length, area or volume of the grid's box.
+    pub fn measure(&self) -> f64 {
+        self.axes.iter().map(|a| a.hi - a.lo).product()
+    }
+
     /// The least value and where it is, refined between nodes.
     pub fn min(&self) -> Extremum {
         self.refine(argbest(&self.values, |a, b| a < b))

@@ -58,23 +58,6 @@ pub(crate) fn check_oracle(
             Some(Oracle::ClosedForm)
         }
         OracleKind::External => Some(Oracle::External),
-        OracleKind::Fdm if !cx.field_coords.is_empty() => {
-            cx.diags.push(
-                Diagnostic::error(
-                    "pde::oracle-mismatch",
-                    stmt.span,
-                    "an fdm oracle does not solve a field over coordinates the optimizer does not \
-                     choose (`coord`) yet",
-                )
-                .with_label("solves over the design variables only")
-                .with_help(
-                    "measure the design with `oracle command \"..\"` (printing \
-                     {\"objective\": .., \"sensors\": {..}}), `oracle external`, or give the \
-                     field a closed form",
-                ),
-            );
-            None
-        }
         OracleKind::Fdm if p.objectives.len() > 1 => {
             cx.diags.push(
                 Diagnostic::error(
@@ -130,35 +113,9 @@ fn fdm(
     items: &[BlockItem],
     span: Span,
 ) -> Option<FdmOracle> {
-    let fields = objective.expr.fields();
-    let field = match fields.as_slice() {
-        [f] => *f,
-        [] => {
-            cx.diags.push(
-                Diagnostic::error(
-                    "pde::oracle-mismatch",
-                    span,
-                    "an fdm oracle solves for a field, but the objective mentions none",
-                )
-                .with_label("nothing to solve for")
-                .with_related(objective.span, "the objective"),
-            );
-            return None;
-        }
-        _ => {
-            cx.diags.push(
-                Diagnostic::error(
-                    "pde::oracle-mismatch",
-                    objective.span,
-                    "an fdm oracle solves for one field; the objective mentions several",
-                )
-                .with_label("several fields"),
-            );
-            return None;
-        }
-    };
+    let field = oracle_field(cx, p, objective, span)?;
     let fname = cx.field_name(field).to_string();
-    let args = cx.field_args(field).to_vec();
+    let args = solved_args(cx, field);
     if args.len() > 3 {
         cx.diags.push(
             Diagnostic::error(
@@ -189,6 +146,9 @@ fn fdm(
         );
         return None;
     }
+    if !refuse_design_derivatives(cx, &pdes, &args) {
+        return None;
+    }
     let settings = check_settings(cx, "an fdm oracle", items, FDM.iter());
     let orders: Vec<u32> = args
         .iter()
@@ -199,7 +159,7 @@ fn fdm(
     let mut failed = false;
     for item in items {
         if let BlockItem::Condition { lhs, rhs, at, span } = item {
-            match condition(cx, field, lhs, rhs, at, *span) {
+            match condition(cx, field, &args, lhs, rhs, at, *span) {
                 Some(bc) => conditions.push(bc),
                 None => failed = true,
             }
@@ -215,6 +175,94 @@ fn fdm(
         truth: truth.unwrap_or_default(),
         span,
     })
+}
+
+/// The field an fdm oracle simulates: the one the objective reads. With field coordinates
+/// (`coord`), the one field without a closed form that the objectives, constraints and
+/// sensors read (at places or through functionals).
+fn oracle_field(
+    cx: &mut Checker,
+    p: &Partial,
+    objective: &Objective,
+    span: Span,
+) -> Option<FieldId> {
+    let fields = if cx.field_coords.is_empty() {
+        objective.expr.fields()
+    } else {
+        unknown_fields(cx, &p.objectives, &p.constraints, &p.sensors)
+    };
+    match fields.as_slice() {
+        [f] => Some(*f),
+        [] => {
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    span,
+                    "an fdm oracle solves for a field, but the objective mentions none",
+                )
+                .with_label("nothing to solve for")
+                .with_related(objective.span, "the objective"),
+            );
+            None
+        }
+        _ => {
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    objective.span,
+                    "an fdm oracle solves for one field; the objective mentions several",
+                )
+                .with_label("several fields"),
+            );
+            None
+        }
+    }
+}
+
+/// The coordinates the solver grids: a field's own coordinates (`coord`) when it has any,
+/// the design variables it depends on otherwise.
+fn solved_args(cx: &Checker, field: FieldId) -> Vec<CoordId> {
+    let args = cx.field_args(field);
+    let own: Vec<CoordId> = args
+        .iter()
+        .copied()
+        .filter(|&c| cx.is_field_coord(c))
+        .collect();
+    if own.is_empty() {
+        args.to_vec()
+    } else {
+        own
+    }
+}
+
+/// With field coordinates each simulation solves over them at one design, so a pde may not
+/// differentiate along a design variable (without, the design variables are the grid's).
+fn refuse_design_derivatives(cx: &mut Checker, pdes: &[&Pde], args: &[CoordId]) -> bool {
+    let mut ok = true;
+    for pde in pdes {
+        let along = (0..cx.coords.len())
+            .find(|&c| !cx.is_field_coord(c) && !args.contains(&c) && pde.order_in(c) > 0);
+        if let Some(c) = along {
+            let name = cx.coord(c).name.clone();
+            cx.diags.push(
+                Diagnostic::error(
+                    "pde::oracle-mismatch",
+                    pde.span,
+                    format!(
+                        "an fdm oracle solves over the field's coordinates at each design, but this \
+                         pde differentiates along the design variable `{name}`"
+                    ),
+                )
+                .with_label(format!("derivative along `{name}`"))
+                .with_help(
+                    "differentiate along `coord`s only, or measure the design with \
+                     `oracle command \"..\"` or `oracle external`",
+                ),
+            );
+            ok = false;
+        }
+    }
+    ok
 }
 
 /// The simulated experiment's `param k = value` lines: one finite value for each param a
@@ -339,6 +387,7 @@ fn check_resolution(
 fn condition(
     cx: &mut Checker,
     field: FieldId,
+    args: &[CoordId],
     lhs: &ast::Expr,
     rhs: &ast::Expr,
     at: &[(ast::Ident, ast::Expr)],
@@ -352,7 +401,6 @@ fn condition(
         .map(|f| (f.coord, f.value, f.span))
         .collect();
     let r = cx.lower(Allow::KNOWN, rhs);
-    let args = cx.field_args(field).to_vec();
     let fname = cx.field_name(field).to_string();
     for (var, value) in at {
         let coord = match cx.declared(&var.name) {

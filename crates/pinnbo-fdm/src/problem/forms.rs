@@ -144,7 +144,8 @@ pub(crate) fn mul(a: Expr, b: Expr) -> Expr {
     }
 }
 
-fn add(a: Expr, b: Expr) -> Expr {
+/// `a + b` without adding zero.
+pub(crate) fn add(a: Expr, b: Expr) -> Expr {
     match (eval_const(&a), eval_const(&b)) {
         (Some(x), Some(y)) => Expr::Const(x + y),
         (Some(0.0), _) => b,

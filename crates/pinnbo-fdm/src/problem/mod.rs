@@ -5,21 +5,26 @@
 //!
 //! | field      | pde (any linear arrangement of)        | solver                               |
 //! |------------|----------------------------------------|--------------------------------------|
+//! | `T(x)`     | `d(k*d(T, x), x) + c*T = f`            | [`crate::rod`], three-point stencil  |
 //! | `T(x, y)`  | `div(k*grad(T)) = f`, `c*laplacian(T)` | [`crate::poisson`], 5-point stencil  |
 //! | `w(x)`     | `dxx(EI*dxx(w)) = q`, `EI*d(w, x, 4)`  | [`crate::beam`], split form          |
 //! | `u(x[,y],t)` | `d(u, t) = alpha*laplacian(u) + f`   | [`crate::transient`], theta-scheme   |
 //!
 //! Coefficients, sources and boundary data are the file's own expressions, compiled with the
-//! DSL's evaluator. Anything else is refused with a diagnostic on the pde or condition.
+//! DSL's evaluator. Anything else is refused with a diagnostic on the pde or condition. A field
+//! over field coordinates (`coord`) is solved once per design ([`design`]).
 
 mod beam;
 mod corners;
+mod design;
 mod forms;
 mod heat;
 mod known;
 mod oracle;
+mod rod;
 mod steady;
 
+pub use design::{at_design, solve_design, DesignOracle, DesignReading};
 pub use oracle::{Evaluation, FieldOracle};
 
 use crate::grid::{Field, Interpolation};
@@ -47,6 +52,7 @@ impl SetupError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Model {
+    SteadyRod,
     SteadyHeat,
     Beam,
     TransientHeat,
@@ -140,18 +146,22 @@ impl Context<'_> {
     }
 }
 
-/// Solves the problem's `oracle fdm` block.
+/// Solves the problem's `oracle fdm` block (a problem with field coordinates: at one design,
+/// [`solve_design`]).
 pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
-    let Oracle::Fdm(oracle) = &problem.oracle else {
+    if !problem.field_coords.is_empty() {
         return Err(SetupError(
             Diagnostic::error(
-                "fdm::no-oracle",
+                "fdm::design",
                 problem.objective.span,
-                "this problem has no `oracle fdm { ... }` block",
+                "this problem's field depends on the design: it is solved at one design at a time",
             )
-            .with_label("nothing to simulate")
+            .with_label("a design problem")
             .into(),
         ));
+    }
+    let Oracle::Fdm(oracle) = &problem.oracle else {
+        return Err(no_oracle(problem));
     };
     // The experiment obeys the pde with its params' true values (a param no pde uses has
     // none, and appears nowhere).
@@ -200,6 +210,7 @@ pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
     let start = Instant::now();
     let (model, output) = match orders.as_slice() {
         [4] => (Model::Beam, beam::solve(&cx)),
+        [2] => (Model::SteadyRod, rod::solve(&cx)),
         [2, 2] => (Model::SteadyHeat, steady::solve(&cx)),
         o if o.iter().filter(|&&k| k == 1).count() == 1
             && o.iter().all(|&k| k == 1 || k == 2)
@@ -211,7 +222,8 @@ pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
             let name = cx.field_name();
             return Err(SetupError(cx.unsupported_pde(
                 format!("no finite-difference solver fits this pde for `{name}` (derivative orders {orders:?})"),
-                "the solvers take steady heat `div(k*grad(T)) = f` in 2-D, transient heat \
+                "the solvers take the steady rod `d(k*d(T, x), x) = f` in 1-D, steady heat \
+                 `div(k*grad(T)) = f` in 2-D, transient heat \
                  `d(u, t) = alpha*laplacian(u) + f` in 1-D or 2-D, and the beam \
                  `dxx(EI(x)*dxx(w)) = q(x)`",
             )));
@@ -228,6 +240,19 @@ pub fn solve(problem: &Problem) -> Result<Solved, SetupError> {
         method: solved.method,
         elapsed: start.elapsed(),
     })
+}
+
+/// The error for a problem without an `oracle fdm` block.
+pub(crate) fn no_oracle(problem: &Problem) -> SetupError {
+    SetupError(
+        Diagnostic::error(
+            "fdm::no-oracle",
+            problem.objective.span,
+            "this problem has no `oracle fdm { ... }` block",
+        )
+        .with_label("nothing to simulate")
+        .into(),
+    )
 }
 
 /// What a model reader returns.

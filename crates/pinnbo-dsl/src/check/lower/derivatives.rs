@@ -332,10 +332,12 @@ impl Lowerer<'_> {
             );
             return None;
         }
-        // Along the continuous variables only: an integer or categorical argument selects
-        // the field's coefficients and has no derivative.
+        // Along the field's own coordinates (`coord`) when it has any: the design variables
+        // are its parameters there. Along the continuous variables only: an integer or
+        // categorical argument selects the field's coefficients and has no derivative.
+        let own = coords.iter().any(|&c| self.cx.is_field_coord(c));
         let continuous: Vec<CoordId> = (coords.iter().copied())
-            .filter(|&c| !self.cx.coord(c).integer)
+            .filter(|&c| !self.cx.coord(c).integer && (!own || self.cx.is_field_coord(c)))
             .collect();
         if continuous.is_empty() {
             let name = self.cx.field_name(first).to_string();

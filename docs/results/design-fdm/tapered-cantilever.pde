@@ -1,0 +1,20 @@
+# A cantilever of thickness h0*(1 - s*x) (stiffness its cube) carries its own weight and a
+# payload of 1 per unit length; its tip deflection is minimized with at most one unit of
+# material. Five gauges read the deflection. Written before any run (issue 52), not changed
+# after.
+problem "tapered-cantilever"
+var h0 in [0.5, 2], s in [0, 0.8]
+coord x in [0, 1]
+field w(x, h0, s)
+pde dxx((h0*(1 - s*x))^3 * dxx(w)) = -(1 + 0.5*h0*(1 - s*x))
+sensors w at x = grid(0.2, 1, 5)
+minimize -w(1, h0, s)
+subject to mass: h0*(1 - s/2) <= 1
+oracle fdm {
+  points 2049
+  w = 0 at x = 0
+  d(w, x) = 0 at x = 0
+  (h0*(1 - s*x))^3 * dxx(w) = 0 at x = 1
+  d((h0*(1 - s*x))^3 * dxx(w), x) = 0 at x = 1
+}
+budget 25, init 8
