@@ -179,11 +179,13 @@ struct Report {
     /// Every objective's value, the first first.
     objectives: Vec<f64>,
     constraints: Vec<(String, f64)>,
+    /// What the sensors read, named as `history.csv` heads them.
+    sensors: Vec<(String, f64)>,
     pdes: Vec<PdeTerms>,
 }
 
 fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> {
-    let (objectives, values) = match p.closed_form_objective() {
+    let (objectives, values, sensors) = match p.closed_form_objective() {
         Ok(objective) => {
             let mut objectives = vec![objective.eval(x)];
             for o in &p.other_objectives {
@@ -198,7 +200,9 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
                     .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
                 values.push(f.eval(x));
             }
-            (objectives, values)
+            let sensors = (p.sensor_readers())
+                .map_err(|e| format!("cannot evaluate the sensors: {e}"))?;
+            (objectives, values, sensors.iter().map(|s| s.read(x)).collect())
         }
         // No closed form: the file's oracle measures it, as `solve` would.
         Err(_) => {
@@ -207,9 +211,10 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
             let e = oracle
                 .evaluate(x)
                 .map_err(|f| format!("the oracle failed: {f}"))?;
-            (e.objectives, e.constraints)
+            (e.objectives, e.constraints, e.sensors)
         }
     };
+    let sensors = p.sensor_names().into_iter().zip(sensors).collect();
     let names = p.constraints.iter().map(|c| c.name.clone());
     let constraints = names.zip(values).collect();
     let pdes = p
@@ -224,6 +229,7 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
     Ok(Report {
         objectives,
         constraints,
+        sensors,
         pdes,
     })
 }
@@ -232,6 +238,7 @@ impl Report {
     fn all_finite(&self) -> bool {
         self.objectives.iter().all(|v| v.is_finite())
             && self.constraints.iter().all(|(_, v)| v.is_finite())
+            && self.sensors.iter().all(|(_, v)| v.is_finite())
             && self
                 .pdes
                 .iter()
@@ -261,6 +268,9 @@ impl Report {
             let status = if *v <= 0.0 { "satisfied" } else { "violated" };
             out += &format!("constraint {name}: {v} <= 0 ({status})\n");
         }
+        for (name, v) in &self.sensors {
+            out += &format!("sensor     {name} = {v}\n");
+        }
         for (i, t) in self.pdes.iter().enumerate() {
             out += &format!("pde {} (line {})", i + 1, t.line);
             if let Some(rhs) = t.rhs {
@@ -275,6 +285,17 @@ impl Report {
     }
 
     fn to_json(&self, p: &Problem, x: &[f64]) -> serde_json::Value {
+        let mut out = self.values_json(p, x);
+        if !self.sensors.is_empty() {
+            let sensors = (self.sensors.iter())
+                .map(|(n, v)| json!({"name": n, "value": finite(*v)}))
+                .collect();
+            out["sensors"] = serde_json::Value::Array(sensors);
+        }
+        out
+    }
+
+    fn values_json(&self, p: &Problem, x: &[f64]) -> serde_json::Value {
         let point = pinnbo_core::run::named_values(p, x);
         let objectives: serde_json::Map<String, serde_json::Value> = (p.objective_names())
             .into_iter()

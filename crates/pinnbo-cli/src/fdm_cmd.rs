@@ -34,6 +34,10 @@ pub struct Options {
     /// Print the report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// For a design problem (`coord`): the design to simulate, `q=5,T0=0.9` [default: the
+    /// centre of the design box].
+    #[arg(long)]
+    pub at: Option<String>,
 }
 
 pub fn run(options: &Options, style: Style) -> Exit {
@@ -42,7 +46,15 @@ pub fn run(options: &Options, style: Style) -> Exit {
         return Exit::Invalid;
     };
     let p = &checked.problem;
-    let solved = match problem::solve(p) {
+    let design = match design(p, options.at.as_deref(), style) {
+        Ok(design) => design,
+        Err(exit) => return exit,
+    };
+    let solved = match &design {
+        Some(point) => problem::solve_design(p, point),
+        None => problem::solve(p),
+    };
+    let solved = match solved {
         Ok(s) => s,
         Err(e) => {
             eprint!("{}", e.render(p, style));
@@ -60,7 +72,12 @@ pub fn run(options: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
-    let report = Report::new(p, &solved, &written);
+    let mut report = Report::new(p, &solved, &written);
+    if let Some(point) = &design {
+        report.design = (p.coords.iter().zip(point))
+            .map(|(c, v)| (c.name.clone(), (*v).into()))
+            .collect();
+    }
     if options.json {
         println!(
             "{}",
@@ -70,6 +87,42 @@ pub fn run(options: &Options, style: Style) -> Exit {
         report.print();
     }
     Exit::Success
+}
+
+/// The design a design problem is simulated at (`--at`, or the box's centre, said on
+/// stderr); None for a problem without field coordinates (where `--at` is refused).
+fn design(p: &Problem, at: Option<&str>, style: Style) -> Result<Option<Vec<f64>>, Exit> {
+    if p.field_coords.is_empty() {
+        if at.is_some() {
+            eprintln!(
+                "error: --at chooses a design of a design problem (`coord`); {} has none: its \
+                 field spans the design variables and is solved once",
+                p.name
+            );
+            return Err(Exit::Usage);
+        }
+        return Ok(None);
+    }
+    let Some(at) = at else {
+        let centre: Vec<f64> = (p.lower().iter().zip(p.upper()))
+            .map(|(lo, hi)| 0.5 * (lo + hi))
+            .collect();
+        eprintln!("note: simulating the design box's centre (choose a design with --at)");
+        return Ok(Some(centre));
+    };
+    let assignments = crate::formats::point(at).map_err(|e| {
+        eprint!("{}", e.render(style));
+        Exit::Usage
+    })?;
+    let point = crate::eval_cmd::assemble_point(p, &assignments).map_err(|msg| {
+        eprintln!("error: {msg}");
+        Exit::Usage
+    })?;
+    if let Some((c, v)) = (p.coords.iter().zip(&point)).find(|(_, v)| !v.is_finite()) {
+        eprintln!("error: `{}` = {v} is not a finite number", c.name);
+        return Err(Exit::Usage);
+    }
+    Ok(Some(point))
 }
 
 #[derive(serde::Serialize)]
@@ -82,6 +135,9 @@ struct Point {
 #[derive(serde::Serialize)]
 struct Report {
     problem: String,
+    /// A design problem's simulated design (variable name -> value).
+    #[serde(skip_serializing_if = "serde_json::Map::is_empty")]
+    design: serde_json::Map<String, serde_json::Value>,
     field: String,
     model: problem::Model,
     grid: Vec<usize>,
@@ -100,11 +156,12 @@ impl Report {
                 .args
                 .iter()
                 .zip(e.point)
-                .map(|(&c, v)| (p.coords[c].name.clone(), v.into()))
+                .map(|(&c, v)| (p.coordinate(c).name.clone(), v.into()))
                 .collect(),
         };
         Report {
             problem: p.name.clone(),
+            design: Default::default(),
             field: p.fields[s.field_id].name.clone(),
             model: s.model,
             grid: s.field.axes.iter().map(|a| a.n).collect(),
@@ -126,6 +183,10 @@ impl Report {
             self.method,
             self.seconds
         );
+        if !self.design.is_empty() {
+            let at: Vec<String> = (self.design.iter()).map(|(n, v)| format!("{n} = {v}")).collect();
+            println!("  at the design {}", at.join(", "));
+        }
         for (what, e) in [("min", &self.min), ("max", &self.max)] {
             let at: Vec<String> = e.at.iter().map(|(n, v)| format!("{n} = {v:.6}")).collect();
             println!(
@@ -157,7 +218,7 @@ fn write_outputs(
         Format::Png => "png",
         Format::Svg => "svg",
     };
-    let coord = |d: usize| &p.coords[s.args[d]];
+    let coord = |d: usize| p.coordinate(s.args[d]);
     let scale = |d: usize| Scale {
         label: &coord(d).name,
         lo: s.field.axes[d].lo,
@@ -254,7 +315,9 @@ fn write_outputs(
 /// The field's nodes and values, replaced whole (never through a link: `atomic::write`).
 fn write_csv(p: &Problem, s: &Solved, path: &Path) -> csv::Result<()> {
     let mut w = csv::Writer::from_writer(Vec::new());
-    let mut header: Vec<&str> = s.args.iter().map(|&c| p.coords[c].name.as_str()).collect();
+    let mut header: Vec<&str> = (s.args.iter())
+        .map(|&c| p.coordinate(c).name.as_str())
+        .collect();
     header.push(&p.fields[s.field_id].name);
     w.write_record(&header)?;
     for (k, v) in s.field.values.iter().enumerate() {

@@ -408,11 +408,16 @@ fn condition(
             _ => {
                 let names: Vec<String> =
                     args.iter().map(|&c| cx.coord(c).name.to_string()).collect();
+                let what = if args.iter().any(|&c| cx.is_field_coord(c)) {
+                    "a coordinate"
+                } else {
+                    "a variable"
+                };
                 cx.diags.push(
                     Diagnostic::error(
                         "pde::condition-location",
                         var.span,
-                        format!("`{}` is not a variable of `{fname}`", var.name),
+                        format!("`{}` is not {what} of `{fname}`", var.name),
                     )
                     .with_label("not one of the field's variables")
                     .with_help_opt(suggestion(&var.name, names.iter().map(String::as_str))),
