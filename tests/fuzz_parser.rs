@@ -459,3 +459,27 @@ fn pathological_nesting_and_length_are_diagnosed_not_fatal() {
         assert_well_behaved(&text);
     }
 }
+
+/// The longest expressions the language allows in a row (docs/dsl.md: 1,000 operators) are
+/// not "too deep": a flat sum and a power tower of 1,000 operators compile, evaluate and
+/// differentiate (issue 53, item 20: a flat sum of 256 terms was refused).
+#[test]
+fn a_thousand_operators_in_a_row_are_not_too_deep() {
+    let sum = format!("x{}", " + x".repeat(1000));
+    let text = format!(
+        "var x in [0, 1], t in [0, 1]\nfield u(x, t)\npde d(u, t) = {sum}\nminimize {sum}\noracle external\n"
+    );
+    let problem = match pinnbo_dsl::compile(&pinnbo_dsl::Source::new("long.pde", text.as_str())) {
+        Ok(c) => c.problem,
+        Err(f) => panic!("{}", f.render(pinnbo_dsl::Style::Plain)),
+    };
+    let value = problem.closed_form_objective().unwrap().eval(&[0.5, 0.0]);
+    assert_eq!(value, 500.5);
+    let rhs = pinnbo_dsl::diff::expand(&problem.pdes[0].rhs).unwrap();
+    assert_eq!(pinnbo_dsl::Compiled::new(&rhs, 2).unwrap().eval(&[0.25, 0.0]), 250.25);
+    let tower = format!("var x in [1, 2]\nminimize x{}\n", "^1".repeat(1000));
+    let problem = pinnbo_dsl::compile(&pinnbo_dsl::Source::new("tower.pde", tower.as_str()))
+        .unwrap_or_else(|f| panic!("{}", f.render(pinnbo_dsl::Style::Plain)))
+        .problem;
+    assert_eq!(problem.closed_form_objective().unwrap().eval(&[1.5]), 1.5);
+}

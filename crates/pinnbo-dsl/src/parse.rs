@@ -106,8 +106,9 @@ fn declared_name(text: &str, stmt_start: usize) -> Option<Ident> {
 pub const MAX_NESTING: usize = 64;
 /// Operators in one (unparenthesized) expression.
 pub const MAX_OPERATORS: usize = 1000;
-/// Depth of an expression tree; every later pass over expressions is recursive.
-pub const MAX_DEPTH: u32 = 256;
+/// Depth of an expression tree; every later pass over expressions is recursive. Above
+/// [`MAX_OPERATORS`], so that the longest chain of operators allowed in a row is never too deep.
+pub const MAX_DEPTH: u32 = 1024;
 
 /// Finds brackets nested deeper than [`MAX_NESTING`], skipping comments and strings.
 fn check_nesting(text: &str) -> Option<Diagnostic> {
