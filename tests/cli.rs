@@ -333,10 +333,36 @@ fn a_file_with_thousands_of_errors_shows_the_first_hundred_and_counts_the_rest()
     assert_eq!(err.matches("pde::").count(), 100, "{err}");
     assert!(err.contains("many.pde:101:10]") && !err.contains("many.pde:102:10]"));
     assert!(
-        err.contains("… and 4900 more not shown (the first 100 are)"),
+        err.contains("… and 4900 more not shown (the first 100 are, errors first)"),
         "{err}"
     );
     assert!(err.contains("error: 5000 error(s) in"), "{err}");
+}
+
+/// Past the cap the errors come first: a thousand unused params (each warned about) do not
+/// hide the one error at the end of the file (issue 53, item 19).
+#[test]
+fn an_error_after_a_thousand_warnings_is_shown() {
+    let dir = scratch("check-warnings-then-error");
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut file = String::from("var x in [0, 1]
+field u(x)
+pde dxx(u) = 0
+");
+    for i in 0..1000 {
+        file.push_str(&format!("param k{i} in [1, 2]
+"));
+    }
+    file.push_str("minimize u + nothing
+oracle external
+");
+    let path = dir.join("warned.pde");
+    std::fs::write(&path, file).unwrap();
+    let out = pinnbo(&["check", path.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(err.contains("pde::unknown-name"), "{err}");
+    assert!(err.contains("warned.pde:1004:14]"), "{err}");
 }
 
 /// A setting its other settings leave without effect is warned about, at its line and column

@@ -146,7 +146,13 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
     };
     let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
     let mut out = String::new();
-    for (i, diag) in diagnostics.iter().take(MAX_RENDERED).enumerate() {
+    // Past the cap, the errors first (in file order): a hundred warnings must not hide the
+    // one error that stops the file.
+    let mut shown: Vec<&Diagnostic> = diagnostics.iter().collect();
+    if shown.len() > MAX_RENDERED {
+        shown.sort_by_key(|d| !d.is_error());
+    }
+    for (i, diag) in shown.into_iter().take(MAX_RENDERED).enumerate() {
         if i > 0 {
             out.push('\n');
         }
@@ -162,7 +168,7 @@ pub fn render(source: &Source, diagnostics: &[Diagnostic], style: Style) -> Stri
     }
     if diagnostics.len() > MAX_RENDERED {
         out.push_str(&format!(
-            "\n… and {} more not shown (the first {MAX_RENDERED} are)\n",
+            "\n… and {} more not shown (the first {MAX_RENDERED} are, errors first)\n",
             diagnostics.len() - MAX_RENDERED
         ));
     }
