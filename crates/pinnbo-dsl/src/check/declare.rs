@@ -169,8 +169,8 @@ fn variable(cx: &mut Checker, item: &ast::VarItem) -> Option<()> {
     let (lo, hi, log, levels) = match &item.domain {
         ast::VarDomain::Interval { lo, hi, log } => {
             let (lo, hi) = interval(cx, &item.name, lo, hi, item.domain_span)?;
-            if *log && lo <= 0.0 {
-                return log_bounds(cx, &item.name, lo, item.domain_span);
+            if *log {
+                log_bounds(cx, &item.name, (lo, hi), item.domain_span)?;
             }
             (lo, hi, *log, None)
         }
@@ -332,19 +332,42 @@ fn interval(
     None
 }
 
-/// A variable or param on a log scale whose lower bound `lo` is not positive.
-fn log_bounds(cx: &mut Checker, name: &Ident, lo: f64, bounds_span: Span) -> Option<()> {
-    cx.error(
-        Diagnostic::error(
-            "pde::log-bounds",
-            bounds_span,
+/// The magnitudes a log-scale variable or param may span: beyond them the models' products
+/// of values (a coefficient squared in a covariance, a ratio of bounds) leave f64, and a fit
+/// never ends or fails without a reason. Every physical constant in SI units lies inside.
+const LOG_MAGNITUDES: (f64, f64) = (1e-60, 1e60);
+
+/// Refuses a log-scale variable's or param's bounds that are not positive or leave
+/// [`LOG_MAGNITUDES`].
+fn log_bounds(cx: &mut Checker, name: &Ident, (lo, hi): (f64, f64), span: Span) -> Option<()> {
+    let (least, most) = LOG_MAGNITUDES;
+    let (message, label, help) = if lo <= 0.0 {
+        (
             format!(
                 "`{}` is on a log scale, so its bounds must be positive; the lower is {lo}",
                 name.name
             ),
+            "not positive",
+            "give a positive lower bound, or drop `log` for a linear scale".to_string(),
         )
-        .with_label("not positive")
-        .with_help("give a positive lower bound, or drop `log` for a linear scale"),
+    } else if lo < least || hi > most {
+        (
+            format!(
+                "`{}` is on a log scale from {lo:e} to {hi:e}; its bounds must lie within \
+                 [{least:e}, {most:e}]",
+                name.name
+            ),
+            "beyond what the models can hold",
+            "rescale it (choose its units so that its values lie within those magnitudes)"
+                .to_string(),
+        )
+    } else {
+        return Some(());
+    };
+    cx.error(
+        Diagnostic::error("pde::log-bounds", span, message)
+            .with_label(label)
+            .with_help(help),
     );
     None
 }
@@ -358,8 +381,8 @@ fn param(
     log: bool,
 ) -> Option<()> {
     let (lo, hi) = interval(cx, name, lo, hi, bounds_span)?;
-    if log && lo <= 0.0 {
-        return log_bounds(cx, name, lo, bounds_span);
+    if log {
+        log_bounds(cx, name, (lo, hi), bounds_span)?;
     }
     let id = cx.params.len();
     if !cx.declare(name, Declared::Param(id)) {
@@ -394,6 +417,8 @@ fn field_params(cx: &mut Checker, name: &Ident, params: &[Ident]) -> Option<Vec<
     for p in params {
         match cx.declared(&p.name) {
             Some(Declared::Var { first, len }) => args.extend(first..first + len.unwrap_or(1)),
+            // A variable whose declaration failed was reported there.
+            Some(Declared::Poisoned) => ok = false,
             _ => {
                 let vars: Vec<&str> = cx
                     .names()
