@@ -394,3 +394,25 @@ fn a_setting_without_effect_is_warned_about_by_check_and_solve() {
         );
     }
 }
+
+/// `solve --out` into a folder holding the user's own files (and no run) is refused before
+/// anything is written: their history.csv and summary.json stay as they were (issue 53,
+/// item 7).
+#[test]
+fn a_folder_of_the_users_own_files_is_not_taken_over() {
+    let dir = scratch("solve-into-own-folder");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("history.csv"), "mine\n").unwrap();
+    std::fs::write(dir.join("summary.json"), "{\"mine\": 1}\n").unwrap();
+    let problem = format!("{}/../../problems/branin-constrained.pde", env!("CARGO_MANIFEST_DIR"));
+    let out = pinnbo(&["solve", &problem, "--out", dir.to_str().unwrap(), "--budget", "3"]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(err.contains("is not empty and holds no pinnbo run"), "{err}");
+    assert_eq!(std::fs::read_to_string(dir.join("history.csv")).unwrap(), "mine\n");
+    assert_eq!(
+        std::fs::read_to_string(dir.join("summary.json")).unwrap(),
+        "{\"mine\": 1}\n"
+    );
+    assert!(!dir.join("journal.jsonl").exists());
+}

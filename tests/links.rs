@@ -38,8 +38,20 @@ fn plant(out: &Path, victim: &Path) {
 #[test]
 fn a_solve_never_writes_through_a_link_in_its_folder() {
     let dir = scratch("links-solve", QUADRATIC, &[("victim", "precious")]);
+    // Planted once the run exists (a folder holding anything else is never taken over).
+    let started = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--out", "out", "--budget", "5", "--quiet"],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    for name in OUTPUTS.iter().filter(|n| **n != "journal.pde") {
+        let _ = std::fs::remove_file(dir.join("out").join(name));
+    }
     plant(&dir.join("out"), &dir.join("victim"));
-    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    let run = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--resume", "out", "--budget", "6", "--quiet"],
+    );
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert_eq!(
         std::fs::read_to_string(dir.join("victim")).unwrap(),
@@ -88,8 +100,13 @@ fn ask_never_writes_through_a_link_in_its_folder() {
     let text_ =
         "var x in [0, 1]\nfield f(x)\nminimize f\noracle external\nbudget 6\nmethod gp-ei\n";
     let dir = scratch("links-ask", text_, &[("victim", "precious")]);
+    let first = pinnbo(&dir, &["ask", "problem.pde", "--out", "out", "-n", "1"]);
+    assert!(first.status.success(), "{}", text(&first.stderr));
+    for name in OUTPUTS.iter().filter(|n| **n != "journal.pde") {
+        let _ = std::fs::remove_file(dir.join("out").join(name));
+    }
     plant(&dir.join("out"), &dir.join("victim"));
-    let asked = pinnbo(&dir, &["ask", "problem.pde", "--out", "out", "-n", "2"]);
+    let asked = pinnbo(&dir, &["ask", "out", "-n", "2"]);
     assert!(asked.status.success(), "{}", text(&asked.stderr));
     assert_eq!(
         std::fs::read_to_string(dir.join("victim")).unwrap(),
@@ -120,6 +137,23 @@ fn a_bench_never_creates_a_file_through_a_link() {
     );
 }
 
+/// A folder link planted inside a bench's --out (where a problem's runs would go) stops
+/// those runs with the reason; nothing is written where it points (issue 53, item 6).
+#[test]
+fn a_bench_never_writes_its_runs_through_a_folder_link() {
+    let dir = scratch("links-bench-folder", QUADRATIC, &[]);
+    std::fs::create_dir_all(dir.join("bench")).unwrap();
+    std::fs::create_dir_all(dir.join("elsewhere")).unwrap();
+    symlink(dir.join("elsewhere"), dir.join("bench/problem")).unwrap();
+    let run = pinnbo(
+        &dir,
+        &["bench", "problem.pde", "--methods", "random", "--seeds", "1", "--quick"],
+    );
+    let err = text(&run.stderr) + &text(&run.stdout);
+    assert!(err.contains("is a link; a bench writes its runs only"), "{err}");
+    assert_eq!(std::fs::read_dir(dir.join("elsewhere")).unwrap().count(), 0);
+}
+
 /// A link planted where the run keeps its saved states (a folder whose files it writes and
 /// removes) stops the run (exit 3, what was evaluated journaled); the folder it names is
 /// left as it was.
@@ -129,9 +163,18 @@ fn a_linked_folder_of_saved_states_is_refused() {
     let dir = scratch("links-state", text_, &[]);
     std::fs::create_dir_all(dir.join("victim")).unwrap();
     std::fs::write(dir.join("victim/after-3.bin"), "precious").unwrap();
-    std::fs::create_dir_all(dir.join("out")).unwrap();
+    // Planted once the run exists (a folder holding anything else is never taken over).
+    let started = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--out", "out", "--budget", "3", "--quiet"],
+    );
+    assert!(started.status.success(), "{}", text(&started.stderr));
+    let _ = std::fs::remove_dir_all(dir.join("out/strategy"));
     symlink(dir.join("victim"), dir.join("out/strategy")).unwrap();
-    let run = pinnbo(&dir, &["solve", "problem.pde", "--out", "out", "--quiet"]);
+    let run = pinnbo(
+        &dir,
+        &["solve", "problem.pde", "--resume", "out", "--budget", "6", "--quiet"],
+    );
     assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
     assert!(
         text(&run.stderr).contains("a link where the run's own folder"),

@@ -13,7 +13,7 @@ use crate::run::{Observer, Run, RunConfig, RunError};
 use crate::{BuildError, Optimization};
 use pinnbo_dsl::Problem;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
@@ -163,6 +163,15 @@ impl Plan {
             .join(format!("seed{}", spec.seed))
     }
 
+    /// The first folder between `--out` and a run's folder that is a link (planted there,
+    /// it would send the run's files elsewhere).
+    fn link_inside(&self, dir: &Path) -> Option<PathBuf> {
+        (dir.ancestors())
+            .take_while(|a| *a != self.out.as_path())
+            .find(|a| std::fs::symlink_metadata(a).is_ok_and(|m| m.is_symlink()))
+            .map(Path::to_path_buf)
+    }
+
     /// The run's settings: the file's, with the plan's method, seed and budget.
     pub fn config(&self, spec: &RunSpec) -> RunConfig {
         let problem = &self.problems[spec.problem];
@@ -203,6 +212,13 @@ impl Plan {
             records,
             budget,
         };
+        if let Some(link) = self.link_inside(&dir) {
+            let why = format!(
+                "{} is a link; a bench writes its runs only into folders of its own --out",
+                link.display()
+            );
+            return outcome(Status::Stopped(why), vec![]);
+        }
         let setup = Optimization::new(self.problems[spec.problem].clone())
             .run_config(config)
             .allow_exec(self.allow_exec)

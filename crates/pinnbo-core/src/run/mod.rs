@@ -188,6 +188,16 @@ pub struct Run {
 impl Run {
     /// A new run writing into `dir` (created; must not hold a journal already).
     pub fn start(setup: Setup, dir: &Path) -> Result<Run, RunError> {
+        // A run writes history.csv, summary.json and pictures into its folder: a folder
+        // holding anything else (the user's own files of those names) is not taken over.
+        if std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some()) {
+            return Err(RunError::Refused(format!(
+                "{} is not empty and holds no pinnbo run; a run writes its journal, \
+                 history.csv, summary.json and pictures there and needs a new or empty \
+                 folder",
+                dir.display()
+            )));
+        }
         std::fs::create_dir_all(dir).map_err(|source| JournalError::Io {
             path: dir.display().to_string(),
             source,
