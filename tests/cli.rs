@@ -345,17 +345,23 @@ fn a_file_with_thousands_of_errors_shows_the_first_hundred_and_counts_the_rest()
 fn an_error_after_a_thousand_warnings_is_shown() {
     let dir = scratch("check-warnings-then-error");
     std::fs::create_dir_all(&dir).unwrap();
-    let mut file = String::from("var x in [0, 1]
+    let mut file = String::from(
+        "var x in [0, 1]
 field u(x)
 pde dxx(u) = 0
-");
+",
+    );
     for i in 0..1000 {
-        file.push_str(&format!("param k{i} in [1, 2]
-"));
+        file.push_str(&format!(
+            "param k{i} in [1, 2]
+"
+        ));
     }
-    file.push_str("minimize u + nothing
+    file.push_str(
+        "minimize u + nothing
 oracle external
-");
+",
+    );
     let path = dir.join("warned.pde");
     std::fs::write(&path, file).unwrap();
     let out = pinnbo(&["check", path.to_str().unwrap()]);
@@ -404,12 +410,28 @@ fn a_folder_of_the_users_own_files_is_not_taken_over() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("history.csv"), "mine\n").unwrap();
     std::fs::write(dir.join("summary.json"), "{\"mine\": 1}\n").unwrap();
-    let problem = format!("{}/../../problems/branin-constrained.pde", env!("CARGO_MANIFEST_DIR"));
-    let out = pinnbo(&["solve", &problem, "--out", dir.to_str().unwrap(), "--budget", "3"]);
+    let problem = format!(
+        "{}/../../problems/branin-constrained.pde",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = pinnbo(&[
+        "solve",
+        &problem,
+        "--out",
+        dir.to_str().unwrap(),
+        "--budget",
+        "3",
+    ]);
     assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
     let err = text(&out.stderr);
-    assert!(err.contains("is not empty and holds no pinnbo run"), "{err}");
-    assert_eq!(std::fs::read_to_string(dir.join("history.csv")).unwrap(), "mine\n");
+    assert!(
+        err.contains("is not empty and holds no pinnbo run"),
+        "{err}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(dir.join("history.csv")).unwrap(),
+        "mine\n"
+    );
     assert_eq!(
         std::fs::read_to_string(dir.join("summary.json")).unwrap(),
         "{\"mine\": 1}\n"

@@ -191,5 +191,8 @@ fn operators_act_along_a_fields_coordinates_only() {
          pde laplacian(T) + biharmonic(T) = a\nminimize T(0.5, 0.5, a)\noracle external\n",
     );
     let pde = &p.pdes[0];
-    assert_eq!([pde.order_in(0), pde.order_in(1), pde.order_in(2)], [0, 4, 4]);
+    assert_eq!(
+        [pde.order_in(0), pde.order_in(1), pde.order_in(2)],
+        [0, 4, 4]
+    );
 }

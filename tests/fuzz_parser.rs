@@ -476,7 +476,12 @@ fn a_thousand_operators_in_a_row_are_not_too_deep() {
     let value = problem.closed_form_objective().unwrap().eval(&[0.5, 0.0]);
     assert_eq!(value, 500.5);
     let rhs = pinnbo_dsl::diff::expand(&problem.pdes[0].rhs).unwrap();
-    assert_eq!(pinnbo_dsl::Compiled::new(&rhs, 2).unwrap().eval(&[0.25, 0.0]), 250.25);
+    assert_eq!(
+        pinnbo_dsl::Compiled::new(&rhs, 2)
+            .unwrap()
+            .eval(&[0.25, 0.0]),
+        250.25
+    );
     let tower = format!("var x in [1, 2]\nminimize x{}\n", "^1".repeat(1000));
     let problem = pinnbo_dsl::compile(&pinnbo_dsl::Source::new("tower.pde", tower.as_str()))
         .unwrap_or_else(|f| panic!("{}", f.render(pinnbo_dsl::Style::Plain)))

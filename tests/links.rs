@@ -41,7 +41,15 @@ fn a_solve_never_writes_through_a_link_in_its_folder() {
     // Planted once the run exists (a folder holding anything else is never taken over).
     let started = pinnbo(
         &dir,
-        &["solve", "problem.pde", "--out", "out", "--budget", "5", "--quiet"],
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "out",
+            "--budget",
+            "5",
+            "--quiet",
+        ],
     );
     assert!(started.status.success(), "{}", text(&started.stderr));
     for name in OUTPUTS.iter().filter(|n| **n != "journal.pde") {
@@ -50,7 +58,15 @@ fn a_solve_never_writes_through_a_link_in_its_folder() {
     plant(&dir.join("out"), &dir.join("victim"));
     let run = pinnbo(
         &dir,
-        &["solve", "problem.pde", "--resume", "out", "--budget", "6", "--quiet"],
+        &[
+            "solve",
+            "problem.pde",
+            "--resume",
+            "out",
+            "--budget",
+            "6",
+            "--quiet",
+        ],
     );
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert_eq!(
@@ -147,10 +163,21 @@ fn a_bench_never_writes_its_runs_through_a_folder_link() {
     symlink(dir.join("elsewhere"), dir.join("bench/problem")).unwrap();
     let run = pinnbo(
         &dir,
-        &["bench", "problem.pde", "--methods", "random", "--seeds", "1", "--quick"],
+        &[
+            "bench",
+            "problem.pde",
+            "--methods",
+            "random",
+            "--seeds",
+            "1",
+            "--quick",
+        ],
     );
     let err = text(&run.stderr) + &text(&run.stdout);
-    assert!(err.contains("is a link; a bench writes its runs only"), "{err}");
+    assert!(
+        err.contains("is a link; a bench writes its runs only"),
+        "{err}"
+    );
     assert_eq!(std::fs::read_dir(dir.join("elsewhere")).unwrap().count(), 0);
 }
 
@@ -166,14 +193,30 @@ fn a_linked_folder_of_saved_states_is_refused() {
     // Planted once the run exists (a folder holding anything else is never taken over).
     let started = pinnbo(
         &dir,
-        &["solve", "problem.pde", "--out", "out", "--budget", "3", "--quiet"],
+        &[
+            "solve",
+            "problem.pde",
+            "--out",
+            "out",
+            "--budget",
+            "3",
+            "--quiet",
+        ],
     );
     assert!(started.status.success(), "{}", text(&started.stderr));
     let _ = std::fs::remove_dir_all(dir.join("out/strategy"));
     symlink(dir.join("victim"), dir.join("out/strategy")).unwrap();
     let run = pinnbo(
         &dir,
-        &["solve", "problem.pde", "--resume", "out", "--budget", "6", "--quiet"],
+        &[
+            "solve",
+            "problem.pde",
+            "--resume",
+            "out",
+            "--budget",
+            "6",
+            "--quiet",
+        ],
     );
     assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
     assert!(

@@ -217,8 +217,9 @@ fn imported_rows_keep_their_sensor_values() {
     }
 }
 
-/// gp-ei reads the objective from a model of the field fitted to every sensor value (its
-/// diagnostics count the rows); a run stopped and resumed proposes exactly what one run
+/// gp-ei reads the objective from a model of the field fitted to every sensor value where
+/// that predicts it better than the objective alone (its diagnostics count the rows); a run
+/// stopped and resumed proposes exactly what one run
 /// does, its field model's optimum saved between steps; gp-ts reads the objective alone.
 #[test]
 fn gp_ei_models_the_sensed_field_and_resumes_exactly() {
@@ -226,15 +227,22 @@ fn gp_ei_models_the_sensed_field_and_resumes_exactly() {
     let whole = pinnbo(&dir, &["solve", "problem.pde", "--out", "whole", "--quiet"]);
     assert!(whole.status.success(), "{}", text(&whole.stderr));
     let records_whole = records(&dir.join("whole"));
-    let steps: Vec<u64> = (records_whole.iter())
+    // Each step says whether the field's model predicted the objective better than the
+    // objective alone, and where it did, how many rows it was fitted to.
+    let steps: Vec<Option<u64>> = (records_whole.iter())
         .filter(|r| r["phase"] == "step")
         .map(|r| {
-            r["diagnostics"]["sensed_rows"]
-                .as_u64()
-                .expect("the field model's rows")
+            let kept = r["diagnostics"]["sensed_kept"]
+                .as_bool()
+                .expect("the check");
+            kept.then(|| r["diagnostics"]["sensed_rows"].as_u64().expect("its rows"))
         })
         .collect();
-    assert_eq!(steps, [16, 20, 24, 28, 32]);
+    let rows = [16, 20, 24, 28, 32];
+    assert!(steps.iter().any(Option::is_some), "{steps:?}");
+    for (step, rows) in steps.iter().zip(rows) {
+        assert!(step.is_none_or(|r| r == rows), "{steps:?}");
+    }
     let first = pinnbo(
         &dir,
         &[
@@ -310,4 +318,36 @@ fn the_summary_reports_the_field_at_the_best_design() {
     }
     assert_eq!(field["functionals"][0]["name"], "T(0.8, a, Q)");
     assert!(dir.join("run/field.png").is_file());
+}
+
+/// An fdm oracle simulates each design: the rod `-T'' = q` with `T(0) = T0`, `T(1) = 0` has
+/// the exact field `T0 (1 - x) + q x (1 - x) / 2`, which its journaled sensors and objective
+/// match; the run draws its field picture and no landscape of the true objective (each of its
+/// points would be a solve).
+#[test]
+fn an_fdm_oracle_simulates_every_design() {
+    let rod = "var q in [0, 10], T0 in [0, 1]\ncoord x in [0, 1]\nfield T(x, q, T0)\n\
+        pde -dxx(T) = q\nsensors T at x = 0.25, 0.5\nminimize (T(0.7, q, T0) - 0.9)^2\n\
+        oracle fdm {\n T = T0 at x = 0\n T = 0 at x = 1\n}\nbudget 7, init 5\nmethod gp-ei\n";
+    let dir = scratch("sensors-fdm", rod, &[]);
+    let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run", "--quiet"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let exact = |x: f64, q: f64, t0: f64| t0 * (1.0 - x) + q * x * (1.0 - x) / 2.0;
+    let records = records(&dir.join("run"));
+    assert_eq!(records.len(), 7);
+    for r in &records {
+        let (q, t0) = (r["x"][0].as_f64().unwrap(), r["x"][1].as_f64().unwrap());
+        let sensors = r["observed"]["sensors"].as_array().unwrap();
+        for (v, x) in sensors.iter().zip([0.25, 0.5]) {
+            assert!((v.as_f64().unwrap() - exact(x, q, t0)).abs() < 1e-9, "{r}");
+        }
+        let objective = r["observed"]["objective"].as_f64().unwrap();
+        let truth = (exact(0.7, q, t0) - 0.9).powi(2);
+        assert!(
+            (objective - truth).abs() < 1e-5,
+            "{objective} against {truth}"
+        );
+    }
+    assert!(dir.join("run/field.png").exists());
+    assert!(!dir.join("run/evaluations.png").exists());
 }

@@ -200,9 +200,13 @@ fn evaluate(p: &Problem, x: &[f64], allow_exec: bool) -> Result<Report, String> 
                     .map_err(|e| format!("cannot evaluate constraint `{}`: {e}", c.name))?;
                 values.push(f.eval(x));
             }
-            let sensors = (p.sensor_readers())
-                .map_err(|e| format!("cannot evaluate the sensors: {e}"))?;
-            (objectives, values, sensors.iter().map(|s| s.read(x)).collect())
+            let sensors =
+                (p.sensor_readers()).map_err(|e| format!("cannot evaluate the sensors: {e}"))?;
+            (
+                objectives,
+                values,
+                sensors.iter().map(|s| s.read(x)).collect(),
+            )
         }
         // No closed form: the file's oracle measures it, as `solve` would.
         Err(_) => {

@@ -184,7 +184,9 @@ impl Report {
             self.seconds
         );
         if !self.design.is_empty() {
-            let at: Vec<String> = (self.design.iter()).map(|(n, v)| format!("{n} = {v}")).collect();
+            let at: Vec<String> = (self.design.iter())
+                .map(|(n, v)| format!("{n} = {v}"))
+                .collect();
             println!("  at the design {}", at.join(", "));
         }
         for (what, e) in [("min", &self.min), ("max", &self.max)] {

@@ -211,7 +211,12 @@ impl Problem {
                     field: s.field,
                     reduce: ir::Reduce::Point,
                     over: Vec::new(),
-                    at: s.coords.iter().copied().zip(place.iter().copied()).collect(),
+                    at: s
+                        .coords
+                        .iter()
+                        .copied()
+                        .zip(place.iter().copied())
+                        .collect(),
                 })
             })
             .collect()

@@ -188,7 +188,13 @@ impl Field {
             .map(|k| {
                 let index = self.index(k);
                 let weight: f64 = (index.iter().zip(&self.axes))
-                    .map(|(&i, a)| if i == 0 || i + 1 == a.n { 0.5 * a.h() } else { a.h() })
+                    .map(|(&i, a)| {
+                        if i == 0 || i + 1 == a.n {
+                            0.5 * a.h()
+                        } else {
+                            a.h()
+                        }
+                    })
                     .product();
                 weight * self.values[k]
             })
@@ -295,7 +301,10 @@ mod tests {
     /// bilinear field.
     #[test]
     fn sections_and_integrals() {
-        let axes = vec![Axis::new(0.0, 2.0, 5).unwrap(), Axis::new(1.0, 2.0, 3).unwrap()];
+        let axes = vec![
+            Axis::new(0.0, 2.0, 5).unwrap(),
+            Axis::new(1.0, 2.0, 3).unwrap(),
+        ];
         let f = |x: f64, y: f64| 1.0 + 2.0 * x + 3.0 * y + x * y;
         let values = (0..15)
             .map(|k| f(axes[0].x(k % 5), axes[1].x(k / 5)))

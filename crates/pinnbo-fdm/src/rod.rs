@@ -65,7 +65,10 @@ impl Rod<'_> {
             rhs[i] = finite("the source", || format!("x = {x}"), (self.source)(x))?;
         }
         // One-sided slopes: u'(lo) ~ (-3u0 + 4u1 - u2) / 2h, u'(hi) ~ (3un - 4un-1 + un-2) / 2h.
-        let ends = [(self.left, 0, 1, 2, -1.0), (self.right, n - 1, n - 2, n - 3, 1.0)];
+        let ends = [
+            (self.left, 0, 1, 2, -1.0),
+            (self.right, n - 1, n - 2, n - 3, 1.0),
+        ];
         for (end, row, next, after, sign) in ends {
             let EndCondition { alpha, beta, data } = end;
             if !(alpha.is_finite() && beta.is_finite() && data.is_finite()) {

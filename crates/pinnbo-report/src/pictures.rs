@@ -263,13 +263,15 @@ fn draw_front(run: &Run) -> Drawn {
 }
 
 /// For 1-D and 2-D problems with a closed-form or FDM oracle: the evaluated points over the
-/// true objective (the reference field's, for FDM), as `evaluations.png`.
+/// true objective (the reference field's, for FDM), as `evaluations.png`. Not for a design
+/// problem simulated by FDM, where every point of the picture would be a solve.
 fn draw_evaluations(run: &mut Run) -> Drawn {
     let p = run.problem().clone();
-    let measured = matches!(
-        p.oracle,
-        pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External
-    );
+    let measured = match p.oracle {
+        pinnbo_dsl::ir::Oracle::Command(_) | pinnbo_dsl::ir::Oracle::External => true,
+        pinnbo_dsl::ir::Oracle::Fdm(_) => !p.field_coords.is_empty(),
+        pinnbo_dsl::ir::Oracle::ClosedForm => false,
+    };
     // A picture over a grid reads every variable as continuous.
     let discrete = p.coords.iter().any(|c| c.integer);
     if !(1..=2).contains(&p.dim()) || measured || discrete {

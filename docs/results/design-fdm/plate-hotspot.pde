@@ -18,4 +18,5 @@ oracle fdm {
   T = 0 at y = 0
   T = 0 at y = 1
 }
+optimum 0.2097820594984141    # at a = 0.368425, b = 0.350013, P = 108.602 (optimum.py: a dense grid of designs refined six times)
 budget 25, init 8

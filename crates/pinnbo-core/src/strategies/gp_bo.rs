@@ -7,7 +7,7 @@ use crate::space::Space;
 use crate::strategies::gp_search::{
     interval, plain_diagnostics, unpacked, FittedObjective, GpSearch, Saved,
 };
-use crate::strategies::sensed::SensedField;
+use crate::strategies::sensed::{fit_alone, SensedCheck, SensedField};
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::GpPosterior;
@@ -152,23 +152,37 @@ impl Strategy for GpBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
+        let mut check = None;
         if let Some(sensed) = &mut self.sensed {
             let field = sensed.fit(&self.gp, history, rng)?;
             sensed.previous = Some(field.hyper.clone());
+            let alone = fit_alone(&self.gp, history, self.previous.as_ref(), rng)?;
+            let sensed = &*sensed;
+            let scored = SensedCheck::new(
+                sensed.objective_loo(history, &sensed.refit_at(&field)),
+                &alone,
+            );
             let fitted = FittedObjective {
                 model: &field,
-                diagnostics: plain_diagnostics(&field),
+                diagnostics: scored.annotate(plain_diagnostics(&field)),
                 faces: false,
                 clock,
             };
-            if let Some(p) = sensed.propose(&mut self.gp, fitted, space, history, rng)? {
-                return Ok(p);
+            if scored.kept {
+                if let Some(p) = sensed.propose(&mut self.gp, fitted, space, history, rng)? {
+                    return Ok(p);
+                }
             }
+            check = Some(scored);
         }
         let (history, warps) = self.gp.warped(history);
         let history = &history[..];
         let (gp, fitted) = self.fit_objective(history, rng)?;
         let fitted = fitted.with_some("warp", warps.first().and_then(PowerWarp::exponent));
+        let fitted = match &check {
+            Some(c) => c.annotate(fitted),
+            None => fitted,
+        };
         self.previous = Some(gp.hyper.clone());
         let objective = FittedObjective {
             model: &gp,
@@ -239,6 +253,41 @@ mod tests {
             "{relative:?}"
         );
         assert!(proposal.diagnostics.get("explored_std").is_some());
+    }
+
+    /// The sensors are used where they predict the objective, not elsewhere: a field that
+    /// oscillates too fast for two sensors per design to carry to the objective's place is
+    /// left for the objective alone (linear in the design); sensors at that place are kept.
+    #[test]
+    fn sensors_that_do_not_predict_the_objective_are_left_out() {
+        let field = |x: f64, a: f64| (40.0 * x).sin() * (1.0 + a) + 0.5 * a;
+        let proposal = |places: [f64; 2]| {
+            let text = format!(
+                "var a in [0, 1]\ncoord x in [0, 1]\nfield T(x, a)\n\
+                 sensors T at x = {}, {}\nminimize T(0.5, a)\noracle external\nmethod gp-ei\n",
+                places[0], places[1]
+            );
+            let problem = compile(&Source::new("fast.pde", text.as_str()))
+                .unwrap()
+                .problem;
+            let space = crate::space::Space::of(&problem);
+            let history: Vec<Observed> = (0..8)
+                .map(|i| {
+                    let u = vec![(i as f64 + 0.5) / 8.0];
+                    Observed {
+                        sensors: places.map(|p| field(p, u[0])).to_vec(),
+                        ..Observed::initial(field(0.5, u[0]), Vec::new(), u)
+                    }
+                })
+                .collect();
+            let mut gp_ei = GpBo::new(&MethodSettings::defaults("gp-ei"), &problem);
+            let p = (gp_ei.propose(&space, &history, &mut ChaCha8Rng::seed_from_u64(1))).unwrap();
+            (p.diagnostics.get("sensed_kept").cloned(), p.diagnostics)
+        };
+        let (far, diagnostics) = proposal([0.1, 0.9]);
+        assert_eq!(far, Some(false.into()), "{diagnostics:?}");
+        let (at, diagnostics) = proposal([0.5, 0.9]);
+        assert_eq!(at, Some(true.into()), "{diagnostics:?}");
     }
 
     /// The picture's interval of warped values (exponentially skewed): around its mean,

@@ -13,7 +13,7 @@ use crate::strategies::{
 };
 use crate::surrogates::field_objective::{Distribution, FieldObjective, SAMPLES};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
-use crate::surrogates::{GpPosterior, Starts};
+use crate::surrogates::{log_normal_density, GpPosterior, Starts};
 use pinnbo_dsl::choices::Criterion;
 use pinnbo_dsl::ir::{Expr, Sense};
 use pinnbo_dsl::Problem;
@@ -217,18 +217,51 @@ impl SensedField {
     /// Every sensor value of the field measured so far (fantasies measured nothing) and
     /// where it was measured, as the field's unit inputs.
     pub fn rows(&self, history: &[Observed]) -> (Vec<Vec<f64>>, Vec<f64>) {
+        self.rows_of(history.iter())
+    }
+
+    fn rows_of<'a>(
+        &self,
+        history: impl Iterator<Item = &'a Observed>,
+    ) -> (Vec<Vec<f64>>, Vec<f64>) {
         let mut x = Vec::new();
         let mut y = Vec::new();
-        for o in history
-            .iter()
-            .filter(|o| !o.fantasy && !o.sensors.is_empty())
-        {
+        for o in history.filter(|o| !o.fantasy && !o.sensors.is_empty()) {
             for (k, place) in &self.places {
                 x.push(self.objective.input(&o.unit, place));
                 y.push(o.sensors[*k]);
             }
         }
         (x, y)
+    }
+
+    /// How well the objective read from a field model predicts each design's observed
+    /// objective from the other designs' sensor values: the mean log density over the
+    /// designs, each design's rows left out in turn and `condition` refitting the model to
+    /// the others' (its hyperparameters held). A sampled objective is scored by its samples'
+    /// mean and spread. None with fewer than three designs measured, or where a refit fails.
+    pub fn objective_loo(&self, history: &[Observed], condition: &Condition<'_>) -> Option<f64> {
+        let designs: Vec<&Observed> = (history.iter())
+            .filter(|o| !o.fantasy && !o.sensors.is_empty() && o.objective().is_finite())
+            .collect();
+        if designs.len() < 3 {
+            return None;
+        }
+        let scores = (0..designs.len())
+            .into_par_iter()
+            .map(|i| {
+                let others = designs.iter().enumerate().filter(|(j, _)| *j != i);
+                let (x, y) = self.rows_of(others.map(|(_, o)| *o));
+                let model = condition(&x, &y)?;
+                let dist = self.distribution(&*model, &designs[i].unit);
+                let variance = dist.sd().powi(2).max(f64::MIN_POSITIVE);
+                Some(log_normal_density(
+                    designs[i].objective() - dist.mean(),
+                    variance,
+                ))
+            })
+            .collect::<Option<Vec<f64>>>()?;
+        Some(scores.iter().sum::<f64>() / scores.len() as f64)
     }
 
     /// The objective's distribution at the design `unit`.
@@ -332,6 +365,62 @@ impl SensedField {
             diagnostics: domain.annotate(diagnostics),
             terminate: (relative.zip(gp.stop)).is_some_and(|(r, stop)| r < stop),
         }))
+    }
+}
+
+/// A field model refitted to other rows at held hyperparameters (None where it fails).
+pub type Condition<'m> =
+    dyn Fn(&[Vec<f64>], &[f64]) -> Option<Box<dyn GpPosterior + 'm>> + Sync + 'm;
+
+/// Which model of the objective the search reads: the one read from the field's model
+/// (kept), or a plain GP of the objective values alone, whichever predicts each design's
+/// observed objective from the others better (docs/decisions.md "The sensors are checked").
+pub struct SensedCheck {
+    pub kept: bool,
+    /// The mean leave-one-design-out log density of the objective under each.
+    field: Option<f64>,
+    alone: f64,
+}
+
+impl SensedCheck {
+    /// `field`: [`SensedField::objective_loo`] of the field's model; `alone`: a plain GP of
+    /// the objective fitted to the real observations. With too few designs to score, the
+    /// field's model is kept.
+    pub fn new(field: Option<f64>, alone: &GpModel) -> SensedCheck {
+        // The plain GP's score is of standardized values: back to the values' own units.
+        let alone = alone.leave_one_out() - alone.standardizer.std.ln();
+        let kept = field.is_none_or(|f| f >= alone || !alone.is_finite());
+        SensedCheck { kept, field, alone }
+    }
+
+    /// The check's scores and choice, journaled with the step.
+    pub fn annotate(&self, diagnostics: Diagnostics) -> Diagnostics {
+        diagnostics
+            .with("sensed_kept", self.kept)
+            .with("loo_sensed", self.field)
+            .with("loo_alone", self.alone)
+    }
+}
+
+/// A plain GP of the objective fitted to the real observations (not the pending points'
+/// stand-ins), for [`SensedCheck`].
+pub(crate) fn fit_alone(
+    gp: &GpSearch,
+    history: &[Observed],
+    previous: Option<&Hyper>,
+    rng: &mut ChaCha8Rng,
+) -> Result<GpModel, StrategyError> {
+    let real: Vec<Observed> = history.iter().filter(|o| !o.fantasy).cloned().collect();
+    gp.fit_plain(&real, previous, gp.restarts, rng)
+}
+
+impl SensedField {
+    /// The field model refitted to other rows at `field`'s hyperparameters.
+    pub fn refit_at<'m>(&'m self, field: &'m GpModel) -> Box<Condition<'m>> {
+        Box::new(move |x: &[Vec<f64>], y: &[f64]| {
+            let refit = GpModel::with_hyper(&self.spec, x, y, field.hyper.clone()).ok()?;
+            Some(Box::new(refit) as Box<dyn GpPosterior>)
+        })
     }
 }
 

@@ -20,7 +20,10 @@ pub fn at_design(problem: &Problem, point: &[f64]) -> Problem {
     let mut out = problem.clone();
     out.coords = std::mem::take(&mut out.field_coords);
     for f in &mut out.fields {
-        f.args = (f.args.iter()).filter(|&&c| c >= dim).map(|&c| new[c]).collect();
+        f.args = (f.args.iter())
+            .filter(|&&c| c >= dim)
+            .map(|&c| new[c])
+            .collect();
         f.definition = f.definition.as_ref().map(fix);
     }
     for pde in &mut out.pdes {

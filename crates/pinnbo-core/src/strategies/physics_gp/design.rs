@@ -14,7 +14,7 @@ use crate::strategies::gp_search::{
     PART,
 };
 use crate::strategies::pde::{param_centre, PdeEquations};
-use crate::strategies::sensed::SensedField;
+use crate::strategies::sensed::{fit_alone, SensedCheck, SensedField};
 use crate::strategies::{Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper, Kernel};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
@@ -97,12 +97,7 @@ impl PhysicsDesign {
     /// The pde model of the field fitted to every sensor value.
     fn fit_pde(&self, history: &[Observed]) -> Result<PdeGp, StrategyError> {
         let (x, y) = self.sensed.rows(history);
-        let model = PdeModel {
-            prior: self.gp.model.prior,
-            scaling: self.scaling,
-            mean: self.gp.model.mean,
-            discrepancy: false,
-        };
+        let model = self.model();
         let starts = Starts {
             previous: self.previous.as_ref(),
             restarts: self.gp.restarts,
@@ -113,6 +108,30 @@ impl PhysicsDesign {
             Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, noise),
         }
         .within(PART)
+    }
+
+    /// [`SensedField::objective_loo`] of the pde model: refitted to other rows at its
+    /// hyperparameters (and fitted params), the pde's rows kept.
+    fn objective_loo(&self, with_pde: &PdeGp, history: &[Observed]) -> Option<f64> {
+        let residuals = match &self.params {
+            Some(p) => p.field_equations(&with_pde.hyper.params)?,
+            None => self.residuals.clone(),
+        };
+        let model = self.model();
+        let condition = |x: &[Vec<f64>], y: &[f64]| {
+            let refit = PdeGp::with_hyper(model, x, y, &residuals, with_pde.hyper.clone()).ok()?;
+            Some(Box::new(refit) as Box<dyn GpPosterior>)
+        };
+        self.sensed.objective_loo(history, &condition)
+    }
+
+    fn model(&self) -> PdeModel {
+        PdeModel {
+            prior: self.gp.model.prior,
+            scaling: self.scaling,
+            mean: self.gp.model.mean,
+            discrepancy: false,
+        }
     }
 
     /// The pde model, and the plain one when the check asks for it: which the search uses.
@@ -241,19 +260,29 @@ impl Strategy for PhysicsDesign {
         if let Some(params) = &self.params {
             diagnostics = params.report(diagnostics, &with_pde);
         }
+        let alone = fit_alone(&self.gp, history, None, rng)?;
+        let field_loo = match (keep, &without) {
+            (false, Some(w)) => self.sensed.objective_loo(history, &self.sensed.refit_at(w)),
+            _ => self.objective_loo(&with_pde, history),
+        };
+        let check = SensedCheck::new(field_loo, &alone);
+        let diagnostics = check.annotate(diagnostics);
         let fitted = FittedObjective {
             model: chosen(&with_pde, &without, keep),
             diagnostics: diagnostics.clone(),
             faces: false,
             clock,
         };
-        if let Some(p) = self
-            .sensed
-            .propose(&mut self.gp, fitted, space, history, rng)?
-        {
-            return Ok(p);
+        if check.kept {
+            if let Some(p) = self
+                .sensed
+                .propose(&mut self.gp, fitted, space, history, rng)?
+            {
+                return Ok(p);
+            }
         }
-        // Nothing feasible observed yet: the constraints' search for feasibility alone.
+        // The objective alone predicts it better, or nothing feasible was observed yet (the
+        // constraints' search for feasibility): the plain search.
         let plain = self.gp.fit_plain(history, None, self.gp.restarts, rng)?;
         let fitted = FittedObjective {
             model: &plain,

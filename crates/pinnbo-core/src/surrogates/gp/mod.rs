@@ -488,6 +488,22 @@ impl GpModel {
         GpModel::conditioned(spec, x, &y, standardizer, hyper, nll)
     }
 
+    /// The posterior under fixed hyperparameters `hyper` given points `x` and values (the
+    /// file's units, standardized here): a refit that moves no hyperparameter.
+    pub fn with_hyper(
+        spec: &GpSpec,
+        x: &[Vec<f64>],
+        values: &[f64],
+        hyper: Hyper,
+    ) -> Result<GpModel, GpError> {
+        if x.is_empty() {
+            return Err(GpError::Empty);
+        }
+        let standardizer = Standardizer::fit(values);
+        let y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
+        GpModel::conditioned(spec, x, &y, standardizer, hyper, f64::NAN)
+    }
+
     /// The posterior under `hyper` given standardized values `y`.
     fn conditioned(
         spec: &GpSpec,
