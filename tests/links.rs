@@ -27,6 +27,35 @@ fn partial(name: &str) -> String {
     format!(".{stem}.partial.{ext}")
 }
 
+/// A run of `problem.pde` into `out` with `budget` evaluations, which must succeed.
+fn start(dir: &Path, budget: &str) {
+    let args = [
+        "solve",
+        "problem.pde",
+        "--out",
+        "out",
+        "--budget",
+        budget,
+        "--quiet",
+    ];
+    let started = pinnbo(dir, &args);
+    assert!(started.status.success(), "{}", text(&started.stderr));
+}
+
+/// The run in `out` resumed to `budget` evaluations.
+fn resume(dir: &Path, budget: &str) -> std::process::Output {
+    let args = [
+        "solve",
+        "problem.pde",
+        "--resume",
+        "out",
+        "--budget",
+        budget,
+        "--quiet",
+    ];
+    pinnbo(dir, &args)
+}
+
 /// Links to `victim` at every output's temporary name in `out`.
 fn plant(out: &Path, victim: &Path) {
     std::fs::create_dir_all(out).unwrap();
@@ -39,35 +68,12 @@ fn plant(out: &Path, victim: &Path) {
 fn a_solve_never_writes_through_a_link_in_its_folder() {
     let dir = scratch("links-solve", QUADRATIC, &[("victim", "precious")]);
     // Planted once the run exists (a folder holding anything else is never taken over).
-    let started = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--out",
-            "out",
-            "--budget",
-            "5",
-            "--quiet",
-        ],
-    );
-    assert!(started.status.success(), "{}", text(&started.stderr));
+    start(&dir, "5");
     for name in OUTPUTS.iter().filter(|n| **n != "journal.pde") {
         let _ = std::fs::remove_file(dir.join("out").join(name));
     }
     plant(&dir.join("out"), &dir.join("victim"));
-    let run = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--resume",
-            "out",
-            "--budget",
-            "6",
-            "--quiet",
-        ],
-    );
+    let run = resume(&dir, "6");
     assert!(run.status.success(), "{}", text(&run.stderr));
     assert_eq!(
         std::fs::read_to_string(dir.join("victim")).unwrap(),
@@ -191,33 +197,10 @@ fn a_linked_folder_of_saved_states_is_refused() {
     std::fs::create_dir_all(dir.join("victim")).unwrap();
     std::fs::write(dir.join("victim/after-3.bin"), "precious").unwrap();
     // Planted once the run exists (a folder holding anything else is never taken over).
-    let started = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--out",
-            "out",
-            "--budget",
-            "3",
-            "--quiet",
-        ],
-    );
-    assert!(started.status.success(), "{}", text(&started.stderr));
+    start(&dir, "3");
     let _ = std::fs::remove_dir_all(dir.join("out/strategy"));
     symlink(dir.join("victim"), dir.join("out/strategy")).unwrap();
-    let run = pinnbo(
-        &dir,
-        &[
-            "solve",
-            "problem.pde",
-            "--resume",
-            "out",
-            "--budget",
-            "6",
-            "--quiet",
-        ],
-    );
+    let run = resume(&dir, "6");
     assert_eq!(run.status.code(), Some(3), "{}", text(&run.stderr));
     assert!(
         text(&run.stderr).contains("a link where the run's own folder"),

@@ -8,11 +8,15 @@ repository).
     python compare.py SENSED/results.csv ALONE/results.csv REFERENCE.log
 """
 import csv
+import os
 import re
 import statistics
 import sys
 
 from scipy import stats
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from compare import benjamini_hochberg  # noqa: E402  (docs/results/compare.py)
 
 
 def final(path):
@@ -54,12 +58,7 @@ for p in problems:
         se = statistics.stdev(v) / len(v) ** 0.5
         rows.append((p, m, statistics.mean(v), se, statistics.mean(base), better, worse))
         ps += [better, worse]
-order = sorted(range(len(ps)), key=lambda i: ps[i])
-q, running = [0.0] * len(ps), 1.0
-for rank in range(len(ps), 0, -1):
-    i = order[rank - 1]
-    running = min(running, ps[i] * len(ps) / rank)
-    q[i] = running
+q = benjamini_hochberg(ps)
 print("| problem | method | mean regret ± s.e. | gp-ei alone | ratio | q (lower) | q (higher) |")
 print("|---|---|---|---|---|---|---|")
 for k, (p, m, a, se, b, _, _) in enumerate(rows):
