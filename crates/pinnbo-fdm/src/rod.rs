@@ -52,7 +52,7 @@ impl Rod<'_> {
         };
         let mut matrix = Assembly::new(n, 3 * n + 2);
         let mut rhs = vec![0.0; n];
-        for i in 1..n - 1 {
+        for (i, rhs) in rhs.iter_mut().enumerate().take(n - 1).skip(1) {
             let x = axis.x(i);
             let west = read("the conductivity", self.conductivity, x - 0.5 * h)?;
             let east = read("the conductivity", self.conductivity, x + 0.5 * h)?;
@@ -62,7 +62,7 @@ impl Rod<'_> {
             matrix.add(i, i - 1, (west + a) / (h * h) - b / (2.0 * h));
             matrix.add(i, i, -(west + east + 2.0 * a) / (h * h) + c);
             matrix.add(i, i + 1, (east + a) / (h * h) + b / (2.0 * h));
-            rhs[i] = finite("the source", || format!("x = {x}"), (self.source)(x))?;
+            *rhs = finite("the source", || format!("x = {x}"), (self.source)(x))?;
         }
         // One-sided slopes: u'(lo) ~ (-3u0 + 4u1 - u2) / 2h, u'(hi) ~ (3un - 4un-1 + un-2) / 2h.
         let ends = [

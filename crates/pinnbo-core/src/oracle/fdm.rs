@@ -7,7 +7,7 @@ use pinnbo_fdm::problem::{solve, DesignOracle, FieldOracle};
 
 pub enum FdmOracle {
     /// The field spans the design: one solve serves every evaluation.
-    Reference(FieldOracle),
+    Reference(Box<FieldOracle>),
     /// The field lives on its own coordinates: each design is simulated.
     Design(Box<DesignOracle>),
 }
@@ -21,7 +21,7 @@ impl FdmOracle {
         }
         let solved = solve(problem).map_err(located)?;
         let inner = FieldOracle::new(problem, solved).map_err(located)?;
-        Ok(FdmOracle::Reference(inner))
+        Ok(FdmOracle::Reference(Box::new(inner)))
     }
 
     /// The best objective over the reference field's feasible grid nodes (the optimum a run
