@@ -438,3 +438,33 @@ fn a_folder_of_the_users_own_files_is_not_taken_over() {
     );
     assert!(!dir.join("journal.jsonl").exists());
 }
+
+/// An endless file is read only up to a bound, then refused with it: `check /dev/zero` and
+/// `--import /dev/zero` end at once with the reason (issue 53, item 10).
+#[test]
+fn an_endless_file_is_refused_at_a_bound() {
+    let out = pinnbo(&["check", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("larger than 16 MiB, more than pinnbo reads"),
+        "{err}"
+    );
+    let dir = scratch("import-endless");
+    let problem = format!(
+        "{}/../../problems/branin-constrained.pde",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = pinnbo(&[
+        "solve",
+        &problem,
+        "--import",
+        "/dev/zero",
+        "--out",
+        dir.to_str().unwrap(),
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+    let err = text(&out.stderr);
+    assert!(err.contains("/dev/zero: larger than 256 MiB"), "{err}");
+    assert!(!dir.join("journal.jsonl").exists());
+}

@@ -124,10 +124,11 @@ pub fn load(path: &Path) -> Result<Checked, LoadError> {
 /// byte.
 pub fn read(path: &Path) -> Result<Source, LoadError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| LoadError::Io {
-        path: name.clone(),
-        source,
-    })?;
+    let bytes =
+        source::read_bounded(path, source::MAX_PROBLEM_BYTES).map_err(|source| LoadError::Io {
+            path: name.clone(),
+            source,
+        })?;
     let invalid = match String::from_utf8(bytes) {
         Ok(text) => return Ok(Source::new(name, text)),
         Err(invalid) => invalid,

@@ -107,6 +107,27 @@ pub(crate) fn line_end(text: &str, start: usize) -> (usize, usize) {
     }
 }
 
+/// Reads at most `limit` bytes of the file at `path`: a larger file (or an endless one,
+/// `/dev/zero`) is an error naming the limit, found before its bytes fill the memory.
+pub fn read_bounded(path: &std::path::Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("larger than {} MiB, more than pinnbo reads", limit >> 20),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// The most of a `.pde` file read: far above any problem (a problem of 10,000 variables
+/// with their bounds is under 1 MiB).
+pub const MAX_PROBLEM_BYTES: u64 = 16 << 20;
+
 #[cfg(test)]
 mod tests {
     use super::*;

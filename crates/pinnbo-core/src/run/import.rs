@@ -9,6 +9,9 @@ use crate::oracle::Evaluation;
 use pinnbo_dsl::Problem;
 use std::path::Path;
 
+/// The most of an import read: a million rows of twenty columns.
+const MAX_IMPORT_BYTES: u64 = 256 << 20;
+
 /// One evaluation made earlier: where, and what was measured.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Imported {
@@ -20,7 +23,9 @@ pub struct Imported {
 /// (`FILE:LINE:COLUMN: what`).
 pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
     let shown = path.display();
-    let mut reader = csv::Reader::from_path(path).map_err(|e| format!("{shown}: {e}"))?;
+    let bytes = pinnbo_dsl::source::read_bounded(path, MAX_IMPORT_BYTES)
+        .map_err(|e| format!("{shown}: {e}"))?;
+    let mut reader = csv::Reader::from_reader(bytes.as_slice());
     let header = reader
         .headers()
         .map_err(|e| format!("{shown}:1: {e}"))?
