@@ -16,7 +16,7 @@ pub enum CollocationError {
     #[error(transparent)]
     Residual(#[from] ResidualError),
     #[error(transparent)]
-    Candle(#[from] candle_core::Error),
+    Candle(candle_core::Error),
     #[error("the field `{0}` has no pde to enforce")]
     NoPde(String),
     #[error(
@@ -25,6 +25,8 @@ pub enum CollocationError {
     )]
     ReluOrder(u32),
 }
+
+crate::from_candle!(CollocationError::Candle);
 
 /// Points dropped from a term because its residual was not finite there.
 #[derive(Clone, Debug, PartialEq)]

@@ -28,3 +28,25 @@ pub use mlp::{Activation, Mlp, MlpConfig, Parameterization};
 pub use multi::{IndexSet, MultiIndex};
 pub use operators::{LoweringContext, Operator, OperatorRegistry};
 pub use residual::{Residual, ResidualError, TrainableParam};
+
+/// A candle error without the backtrace candle attaches when `RUST_BACKTRACE` is set: the
+/// errors pinnbo shows are messages for users, never a developer's trace.
+pub fn without_backtrace(e: candle_core::Error) -> candle_core::Error {
+    match e {
+        candle_core::Error::WithBacktrace { inner, .. } => without_backtrace(*inner),
+        other => other,
+    }
+}
+
+/// `impl From<candle_core::Error>` for an error enum's variant holding one, through
+/// [`without_backtrace`].
+#[macro_export]
+macro_rules! from_candle {
+    ($error:ident :: $variant:ident) => {
+        impl From<candle_core::Error> for $error {
+            fn from(e: candle_core::Error) -> Self {
+                $error::$variant($crate::without_backtrace(e))
+            }
+        }
+    };
+}

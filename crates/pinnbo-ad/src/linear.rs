@@ -44,8 +44,10 @@ pub enum LinearError {
     #[error("the pde's residual is not finite at any residual point (the first: {0:?})")]
     NotFinite(Vec<f64>),
     #[error(transparent)]
-    Candle(#[from] candle_core::Error),
+    Candle(candle_core::Error),
 }
+
+crate::from_candle!(LinearError::Candle);
 
 /// Relative difference beyond which a probe counts as nonlinear (well above rounding in the
 /// coefficients' own magnitude).

@@ -15,7 +15,7 @@ pub enum GpError {
 pub enum StrategyError {
     /// A tensor operation or a network's training failed.
     #[error(transparent)]
-    Tensor(#[from] candle_core::Error),
+    Tensor(candle_core::Error),
     #[error(transparent)]
     Gp(#[from] GpError),
     #[error(transparent)]
@@ -33,6 +33,8 @@ pub enum StrategyError {
         source: Box<StrategyError>,
     },
 }
+
+pinnbo_ad::from_candle!(StrategyError::Tensor);
 
 impl From<String> for StrategyError {
     fn from(why: String) -> StrategyError {
@@ -85,5 +87,18 @@ mod tests {
         assert_eq!(outer.to_string(), "neural surrogate: no observations");
         let unusable = StrategyError::unusable("NeuralBO", "it is missing");
         assert_eq!(unusable.to_string(), "NeuralBO: it is missing");
+    }
+
+    /// A candle error carrying the backtrace candle captures under `RUST_BACKTRACE` reaches
+    /// the user as its message alone (issue 53, item 22).
+    #[test]
+    fn a_tensor_error_shows_no_backtrace() {
+        let traced = candle_core::Error::WithBacktrace {
+            inner: Box::new(candle_core::Error::Msg("the shapes differ".into())),
+            backtrace: Box::new(std::backtrace::Backtrace::force_capture()),
+        };
+        assert!(traced.to_string().lines().count() > 1, "{traced}");
+        let shown = StrategyError::from(traced).to_string();
+        assert_eq!(shown, "the shapes differ");
     }
 }

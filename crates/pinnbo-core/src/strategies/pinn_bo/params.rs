@@ -29,7 +29,9 @@ impl InverseParams {
             return Ok(None);
         }
         let centre = param_centre(problem);
-        let unusable = |e: candle_core::Error| StrategyError::unusable("PINN-BO", e.to_string());
+        let unusable = |e: candle_core::Error| {
+            StrategyError::unusable("PINN-BO", pinnbo_ad::without_backtrace(e).to_string())
+        };
         let trainable = (used.iter())
             .map(|&k| {
                 let param = &problem.params[k];
