@@ -137,6 +137,17 @@ def test_a_run_where_every_evaluation_failed_raises(tmp_path):
 # Callables as oracles ------------------------------------------------------------------
 
 
+def test_a_callable_giving_the_wrong_number_of_constraints_fails_those_evaluations(tmp_path):
+    """Checked as commands and `tell` are (issue 53, item 1): the evaluation fails with the
+    reason, nothing misshapen is journaled, and the run can be resumed."""
+    text = "var x in [0, 1]\nminimize x\nsubject to g: x - 2 <= 0\nbudget 4, init 2\nmethod gp-ei\n"
+    problem = pinnbo.Problem.from_str(text, name="shape.pde")
+    with pytest.raises(pinnbo.RunError, match=r"gave 2 constraint value\(s\); the problem has 1"):
+        problem.solve(lambda p: (float(p[0]), [0.0, -1.0]), out=tmp_path / "run")
+    records = [json.loads(l) for l in open(tmp_path / "run" / "journal.jsonl")][1:]
+    assert records and all(r.get("observed") is None and "constraint value" in r["failure"] for r in records)
+
+
 def test_minimize_with_a_callable_journals_its_failures(tmp_path):
     calls = []
 

@@ -85,6 +85,29 @@ impl Evaluation {
         self.constraints.iter().all(|c| *c <= 0.0)
     }
 
+    /// What is wrong with the number of values an oracle gave for `problem` (objectives,
+    /// constraints, sensor values), if anything: such an evaluation is a failure, never an
+    /// observation.
+    pub fn misshapen(&self, problem: &Problem) -> Option<String> {
+        let counts = [
+            (
+                "objective",
+                self.objectives.len(),
+                problem.objectives().count(),
+            ),
+            (
+                "constraint",
+                self.constraints.len(),
+                problem.constraints.len(),
+            ),
+            ("sensor", self.sensors.len(), problem.sensor_count()),
+        ];
+        let (what, given, wanted) = counts.into_iter().find(|(_, g, w)| g != w)?;
+        Some(format!(
+            "the oracle gave {given} {what} value(s); the problem has {wanted}"
+        ))
+    }
+
     /// The first non-finite value, named, if any (a sensor's by its index: the caller
     /// knows the names).
     pub fn non_finite(&self, constraint_names: &[String]) -> Option<String> {

@@ -301,4 +301,31 @@ mod tests {
             .unwrap_or_else(|e| panic!("{e}"));
         assert!(known.noise.is_none(), "nothing is added to a measurement");
     }
+
+    /// A caller's oracle that gives the wrong number of constraint values fails that
+    /// evaluation with the reason; nothing misshapen is journaled (issue 53, item 1).
+    #[test]
+    fn an_oracle_of_the_wrong_shape_fails_the_evaluation() {
+        let text = "var x in [0, 1]\nminimize x\nsubject to g: x - 2 <= 0\nbudget 3, init 2\n";
+        let problem = pinnbo_dsl::compile(&pinnbo_dsl::Source::new("t.pde", text))
+            .unwrap()
+            .problem;
+        let measure = |x: &[f64]| -> Result<Evaluation, Failure> {
+            Ok(Evaluation::new(x[0], vec![0.0, -1.0]))
+        };
+        let dir = std::env::temp_dir().join(format!("pinnbo-shape-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut run = Optimization::new(problem)
+            .method("random")
+            .oracle(FnOracle(measure))
+            .start(&dir)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let record = run.step().unwrap().unwrap().clone();
+        assert!(record.observed.is_none());
+        assert_eq!(
+            record.failure.as_deref(),
+            Some("the oracle gave 2 constraint value(s); the problem has 1")
+        );
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -506,10 +506,17 @@ impl Run {
             .iter()
             .map(|c| c.name.clone())
             .collect();
-        let (observed, clean, failure) = match outcome.and_then(|e| match e.non_finite(&names) {
-            Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
-            None => Ok(e),
-        }) {
+        let problem = &self.problem;
+        let checked = outcome.and_then(|e| {
+            if let Some(why) = e.misshapen(problem) {
+                return Err(crate::oracle::Failure::Other(why));
+            }
+            match e.non_finite(&names) {
+                Some(what) => Err(crate::oracle::Failure::NonFinite(what)),
+                None => Ok(e),
+            }
+        });
+        let (observed, clean, failure) = match checked {
             Ok(clean) => match &self.noise {
                 Some(noise) => {
                     let noisy =
