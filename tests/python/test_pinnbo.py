@@ -87,8 +87,14 @@ def test_a_batch_is_distinct_points_and_unasked_points_are_extra(tmp_path):
     assert len(opt) == 5 and opt.pending.shape == (3, 2)
     with pytest.raises(pinnbo.RunError, match="budget of 12 evaluations cannot take 5 more"):
         opt.ask(5)
-    with pytest.raises(ValueError, match="n must be at least 1, not -1"):
+    with pytest.raises(ValueError, match="n must be a whole number of at least 1, not -1"):
         opt.ask(-1)
+    # Refused with the reason, not a raw OverflowError or a bool taken for 1 (issue 53, 15).
+    with pytest.raises(ValueError, match="n must be a whole number of at least 1, not 10000"):
+        opt.ask(10**30)
+    with pytest.raises(TypeError, match="n must be an integer, not True"):
+        opt.ask(True)
+    assert opt.ask(np.int64(1)).shape == (1, 2)
 
 
 def test_a_told_point_told_again_is_a_retry_or_refused(tmp_path):
@@ -248,6 +254,8 @@ def test_several_objectives_give_a_pareto_set(tmp_path):
     assert [p["objectives"] for p in told.pareto["points"]] == [{"cost": 0.1, "gain": 3.0}]
     with pytest.raises(ValueError, match="y has no value for the objective `gain`"):
         told.tell([0.2], {"cost": 1.0})
+    with pytest.raises(ValueError, match="y names `gian`, which is not an objective"):
+        told.tell([0.2], {"cost": 1.0, "gain": 2.0, "gian": 2.0})
 
 
 def test_a_run_as_a_dataframe_names_its_columns():
@@ -320,6 +328,10 @@ def test_trials_are_asked_with_ids_and_names_and_told_by_id(tmp_path):
         opt.tell(y=1.0)
     with pytest.raises(pinnbo.RunError):
         opt.tell(id=99, y=1.0)
+    with pytest.raises(ValueError, match="id must be a whole number of at least 0, not -1"):
+        opt.tell(id=-1, y=1.0)
+    with pytest.raises(TypeError, match="id must be an integer, not True"):
+        opt.tell(id=True, y=1.0)
 
 
 def test_plot_writes_the_pictures_solve_draws(tmp_path):

@@ -297,11 +297,13 @@ impl Optimizer {
     /// The next `n` points to evaluate, as an `(n, dim)` array, journaled as pending. Each
     /// sees the ones before it (and every point still pending) as fantasies, so the points
     /// differ. The GIL is released while the method searches.
-    #[pyo3(signature = (n = 1))]
-    fn ask<'py>(&mut self, py: Python<'py>, n: i64) -> PyResult<Bound<'py, PyAny>> {
-        let n = usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
-            PyValueError::new_err(format!("ask(n): n must be at least 1, not {n}"))
-        })?;
+    #[pyo3(signature = (n = None))]
+    fn ask<'py>(
+        &mut self,
+        py: Python<'py>,
+        n: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let n = n.map_or(Ok(1), |n| count("ask(n): n", n))?;
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
         let asked = py.detach(|| run.ask(n)).map_err(run_error)?;
@@ -312,11 +314,13 @@ impl Optimizer {
     /// The next `n` points as trials, each a dict: `id` (what `tell(id=..)` takes), `params`
     /// (the point by variable name: a categorical variable's level by its name, an integer
     /// as an integer) and `x` (the point as an array); journaled as pending, as `ask`.
-    #[pyo3(signature = (n = 1))]
-    fn ask_trials<'py>(&mut self, py: Python<'py>, n: i64) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let n = usize::try_from(n).ok().filter(|n| *n >= 1).ok_or_else(|| {
-            PyValueError::new_err(format!("ask_trials(n): n must be at least 1, not {n}"))
-        })?;
+    #[pyo3(signature = (n = None))]
+    fn ask_trials<'py>(
+        &mut self,
+        py: Python<'py>,
+        n: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Vec<Bound<'py, PyDict>>> {
+        let n = n.map_or(Ok(1), |n| count("ask_trials(n): n", n))?;
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
         let asked = py.detach(|| run.ask(n)).map_err(run_error)?;
@@ -347,9 +351,10 @@ impl Optimizer {
         y: Option<&Bound<'_, PyAny>>,
         constraints: Option<&Bound<'_, PyAny>>,
         failed: Option<String>,
-        id: Option<usize>,
+        id: Option<&Bound<'_, PyAny>>,
         sensors: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let id = id.map(|id| whole("tell(id=..): id", id, 0)).transpose()?;
         let mut run = self.locked();
         let names = match run.problem().is_multi_objective() {
             true => run.problem().objective_names(),
@@ -602,6 +607,41 @@ struct Given<'a, 'py> {
     sensors: Option<&'a Bound<'py, PyAny>>,
 }
 
+/// The most points one `ask` hands out.
+const MOST_ASKED: usize = 100_000;
+
+/// `n` as a count of points to ask for: a whole number from 1 to [`MOST_ASKED`].
+fn count(what: &str, n: &Bound<'_, PyAny>) -> PyResult<usize> {
+    let n = whole(what, n, 1)?;
+    if n > MOST_ASKED {
+        return Err(PyValueError::new_err(format!(
+            "{what} must be at most {MOST_ASKED}, not {n}"
+        )));
+    }
+    Ok(n)
+}
+
+/// An integer (a Python int or anything with `__index__`, such as numpy's; not a bool) of
+/// at least `least`, as a `usize`; a `TypeError` or `ValueError` that says what was given
+/// otherwise.
+fn whole(what: &str, value: &Bound<'_, PyAny>, least: usize) -> PyResult<usize> {
+    let given = || value.repr().map_or_else(|_| "?".into(), |r| r.to_string());
+    let index = value.call_method0("__index__");
+    let (false, Ok(index)) = (value.is_instance_of::<pyo3::types::PyBool>(), index) else {
+        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+            "{what} must be an integer, not {}",
+            given()
+        )));
+    };
+    match index.extract::<i128>().ok().map(usize::try_from) {
+        Some(Ok(n)) if n >= least => Ok(n),
+        _ => Err(PyValueError::new_err(format!(
+            "{what} must be a whole number of at least {least}, not {}",
+            given()
+        ))),
+    }
+}
+
 /// The outcome told for each of `n` points; with several objectives (`objectives`, their
 /// names) each point's `y` is a dict by name or a sequence in the file's order.
 fn outcomes(
@@ -675,6 +715,15 @@ fn outcomes(
 /// One point's objectives: a dict by name, or a sequence in `names`' order.
 fn objective_values(y: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Vec<f64>> {
     if let Ok(dict) = y.cast::<pyo3::types::PyDict>() {
+        for key in dict.keys() {
+            let key = key.str()?.to_string();
+            if !names.contains(&key) {
+                return Err(PyValueError::new_err(format!(
+                    "y names `{key}`, which is not an objective ({})",
+                    names.join(", ")
+                )));
+            }
+        }
         return (names.iter())
             .map(|name| match dict.get_item(name)? {
                 Some(v) => v.extract::<f64>(),
