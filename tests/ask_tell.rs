@@ -508,3 +508,56 @@ fn a_name_given_twice_is_refused() {
     );
     assert_eq!(records(&lab.join("lab")).len(), 0, "nothing was told");
 }
+
+/// Eight `tell`s started at once (a lab script that does not retry) all record their values:
+/// each waits for the others' lock instead of refusing (issue 53, item 4).
+#[test]
+fn tells_started_at_once_wait_for_each_other() {
+    let dir = scratch("ask-tell-at-once", QUADRATIC, &[]);
+    let design = asked(
+        &dir,
+        &[
+            "ask",
+            "problem.pde",
+            "--out",
+            "run",
+            "-n",
+            "8",
+            "--budget",
+            "9",
+        ],
+    );
+    assert_eq!(design.len(), 8);
+    let tells: Vec<_> = (design.iter())
+        .map(|(id, _)| {
+            let value = format!("{}", 0.1 * (*id as f64 + 1.0));
+            std::process::Command::new(env!("CARGO_BIN_EXE_pinnbo"))
+                .args([
+                    "tell",
+                    "run",
+                    "--id",
+                    &id.to_string(),
+                    "--objective",
+                    &value,
+                ])
+                .current_dir(&dir)
+                .env("NO_COLOR", "1")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .expect("the pinnbo binary runs")
+        })
+        .collect();
+    for child in tells {
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "{}", text(&out.stderr));
+    }
+    let told = records(&dir.join("run"));
+    assert_eq!(told.len(), 8);
+    let mut values: Vec<f64> = (told.iter())
+        .map(|r| r["observed"]["objective"].as_f64().unwrap())
+        .collect();
+    values.sort_by(f64::total_cmp);
+    let expected: Vec<f64> = (1..=8).map(|k| 0.1 * k as f64).collect();
+    assert_eq!(values, expected);
+}

@@ -7,12 +7,13 @@
 
 use crate::exit::Exit;
 use pinnbo_core::run::ask_tell::{Outcome, Told};
-use pinnbo_core::run::journal::Ask;
-use pinnbo_core::run::Run;
+use pinnbo_core::run::journal::{Ask, JournalError};
+use pinnbo_core::run::{Run, RunError};
 use pinnbo_core::{BuildError, Evaluation, Optimization};
 use pinnbo_dsl::{Problem, Style};
 use serde_json::json;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 #[derive(Debug, clap::Args)]
 #[command(
@@ -243,13 +244,43 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
     }
 }
 
-/// Opens the run in `dir` from its own folder; `budget` amends its budget.
+/// How long `ask` and `tell` wait for another process writing the same run (a lab script
+/// telling several values at once) before giving up.
+const LOCK_WAIT: Duration = Duration::from_secs(30);
+
+/// Opens the run in `dir` from its own folder; `budget` amends its budget. While another
+/// process writes the run, waits for it (up to [`LOCK_WAIT`], saying so once).
 fn continue_run(dir: &Path, budget: Option<usize>) -> Result<Run, Exit> {
-    let reopened = Optimization::reopen(dir).map(|o| match budget {
-        Some(b) => o.budget(b),
-        None => o,
-    });
-    built(reopened.and_then(|o| o.for_ask_tell().resume(dir)))
+    let started = Instant::now();
+    let mut said = false;
+    loop {
+        let reopened = Optimization::reopen(dir).map(|o| match budget {
+            Some(b) => o.budget(b),
+            None => o,
+        });
+        let run = reopened.and_then(|o| o.for_ask_tell().resume(dir));
+        let busy = matches!(
+            &run,
+            Err(BuildError::Run(RunError::Journal(
+                JournalError::Busy { .. }
+            )))
+        );
+        if !busy || started.elapsed() >= LOCK_WAIT {
+            return built(run);
+        }
+        if !said {
+            eprintln!(
+                "note: another process is writing {}; waiting for it (at most {} s)",
+                dir.display(),
+                LOCK_WAIT.as_secs()
+            );
+            said = true;
+        }
+        // Staggered by process, so that waiting writers do not retry in lockstep.
+        std::thread::sleep(Duration::from_millis(
+            20 + u64::from(std::process::id() % 40),
+        ));
+    }
 }
 
 fn start_run(o: &AskOptions, style: Style) -> Result<Run, Exit> {
