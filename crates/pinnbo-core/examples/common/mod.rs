@@ -51,7 +51,11 @@ pub fn observe(
             let e = oracle
                 .evaluate(&space.to_box(&unit))
                 .expect("an evaluation");
-            Observed::initial(minimized(problem, e.objective()), e.constraints, unit)
+            // What the sensors read too: a design problem's models condition on them.
+            Observed {
+                sensors: e.sensors.clone(),
+                ..Observed::initial(minimized(problem, e.objective()), e.constraints, unit)
+            }
         })
         .collect()
 }
