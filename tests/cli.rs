@@ -468,3 +468,39 @@ fn an_endless_file_is_refused_at_a_bound() {
     assert!(err.contains("/dev/zero: larger than 256 MiB"), "{err}");
     assert!(!dir.join("journal.jsonl").exists());
 }
+
+/// `check` says what `solve` will say about the file's own method: pinn-bo with an integer
+/// variable, physics-gp with a log-scale variable of its field, neural-bo with two
+/// objectives are refused at the `method` line (issue 53, item 17).
+#[test]
+fn check_refuses_a_method_that_solve_would_refuse() {
+    let dir = scratch("check-method-unfit");
+    std::fs::create_dir_all(&dir).unwrap();
+    let cases = [
+        (
+            "var x in [0, 1], n in 1..4\nfield u(x, n)\npde dxx(u) = 0\nminimize u\noracle external\nmethod pinn-bo\n",
+            "`n` takes integer values",
+        ),
+        (
+            "var x in [0.1, 1] log\nfield u(x)\npde dxx(u) = 0\nminimize u\noracle external\nmethod physics-gp\n",
+            "`x` is on a log scale",
+        ),
+        (
+            "var x in [0, 1]\nminimize a: x\nminimize b: 1 - x\nmethod neural-bo\n",
+            "optimizes one objective and this problem has 2",
+        ),
+    ];
+    for (k, (file, why)) in cases.iter().enumerate() {
+        let path = dir.join(format!("m{k}.pde"));
+        std::fs::write(&path, file).unwrap();
+        let out = pinnbo(&["check", path.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(1));
+        let err = text(&out.stderr).replace("\n  │ ", " ");
+        assert!(
+            err.contains("pde::method-unfit") && err.contains(why),
+            "{err}"
+        );
+        let line = file.lines().count();
+        assert!(err.contains(&format!("m{k}.pde:{line}:8]")), "{err}");
+    }
+}

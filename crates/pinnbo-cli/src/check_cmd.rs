@@ -28,6 +28,15 @@ pub fn run(o: &Options, style: Style) -> Exit {
                         pinnbo_dsl::render(&checked.problem.source, &checked.warnings, style)
                     );
                 }
+                if let Some(refused) = method_refusal(&checked.problem) {
+                    failed += 1;
+                    eprint!(
+                        "{}",
+                        pinnbo_dsl::render(&checked.problem.source, &[refused], style)
+                    );
+                    eprintln!("error: 1 error(s) in {}", path.display());
+                    continue;
+                }
                 if !quiet {
                     println!("ok: {}", summary(&checked.problem));
                 }
@@ -51,6 +60,30 @@ pub fn run(o: &Options, style: Style) -> Exit {
     } else {
         Exit::Success
     }
+}
+
+/// What `solve` would refuse about the file's method (its own, or the one it would choose)
+/// on this problem, as a diagnostic at the `method` statement (or the objective without
+/// one): `check` says what `solve` will say.
+fn method_refusal(problem: &Problem) -> Option<pinnbo_dsl::Diagnostic> {
+    let method = pinnbo_core::run::RunConfig::from_problem(problem).method;
+    let refused = pinnbo_core::strategies::registry::strategy(problem, &method, 0).err()?;
+    let (span, label) = match &problem.method {
+        Some(m) => (m.span, "this method"),
+        None => (
+            problem.objective.span,
+            "the default method for this objective",
+        ),
+    };
+    Some(
+        pinnbo_dsl::Diagnostic::error(
+            "pde::method-unfit",
+            span,
+            format!("`{method}` cannot run this problem: {refused}"),
+        )
+        .with_label(label)
+        .with_help("`pinnbo methods` lists the methods and what each takes"),
+    )
 }
 
 /// One line describing a valid problem.
