@@ -143,6 +143,25 @@ def test_a_run_where_every_evaluation_failed_raises(tmp_path):
 # Callables as oracles ------------------------------------------------------------------
 
 
+def test_a_run_started_from_text_resumes_from_the_command_line(tmp_path, pinnbo_bin):
+    """Issue 53, item 16: `solve --resume` reads the text the run keeps when the run did not
+    start from a file."""
+    with pinnbo.Optimizer(pinnbo.Problem.from_str(QUADRATIC), out=tmp_path / "run", budget=5) as opt:
+        opt.run()
+    resumed = run_cli(pinnbo_bin, "solve", "--resume", "run", "--budget", "7", "--quiet", cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    assert len(journal_records(tmp_path / "run")) == 7
+
+
+def test_a_command_oracle_without_allow_exec_says_how_to_run_it(tmp_path):
+    """Issue 53, item 16: not "measured outside pinnbo", but what to pass."""
+    text = 'var x in [0, 1]\nminimize x\noracle command "echo {x}"\nbudget 4, init 2\n'
+    problem = pinnbo.Problem.from_str(text, name="cmd.pde")
+    with pytest.raises(pinnbo.RunError, match="pass allow_exec=True"):
+        problem.solve(out=tmp_path / "run")
+    assert problem.solve(out=tmp_path / "ran", allow_exec=True).best["objective"] >= 0
+
+
 def test_a_callable_giving_the_wrong_number_of_constraints_fails_those_evaluations(tmp_path):
     """Checked as commands and `tell` are (issue 53, item 1): the evaluation fails with the
     reason, nothing misshapen is journaled, and the run can be resumed."""

@@ -91,7 +91,22 @@ pub(crate) fn load_or_report(
     path: &std::path::Path,
     style: pinnbo_dsl::Style,
 ) -> Option<pinnbo_dsl::Checked> {
-    match pinnbo_dsl::load(path) {
+    checked_or_report(pinnbo_dsl::load(path), style)
+}
+
+/// [`load_or_report`] for a problem's text already read.
+pub(crate) fn compile_or_report(
+    source: &pinnbo_dsl::Source,
+    style: pinnbo_dsl::Style,
+) -> Option<pinnbo_dsl::Checked> {
+    checked_or_report(pinnbo_dsl::compile(source).map_err(Into::into), style)
+}
+
+fn checked_or_report(
+    loaded: Result<pinnbo_dsl::Checked, pinnbo_dsl::LoadError>,
+    style: pinnbo_dsl::Style,
+) -> Option<pinnbo_dsl::Checked> {
+    match loaded {
         Ok(checked) => {
             if !checked.warnings.is_empty() {
                 let source = &checked.problem.source;

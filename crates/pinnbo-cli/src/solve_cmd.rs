@@ -85,9 +85,14 @@ pub fn run(options: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
-    let Some(checked) = crate::load_or_report(&file, style) else {
+    let checked = match &file {
+        ProblemText::File(path) => crate::load_or_report(path, style),
+        ProblemText::Kept(source) => crate::compile_or_report(source, style),
+    };
+    let Some(checked) = checked else {
         return Exit::Invalid;
     };
+    let file = PathBuf::from(checked.problem.source.name());
     let problem = checked.problem;
     if matches!(problem.oracle, pinnbo_dsl::ir::Oracle::External) {
         eprintln!(
@@ -197,19 +202,42 @@ fn report_setup(source: &pinnbo_dsl::Source, e: SetupError, style: Style) {
     }
 }
 
-/// The problem file given, or when resuming without one, the file the run started from.
-fn problem_file(o: &Options, resumed: Option<&Header>) -> Result<PathBuf, String> {
+/// Where the problem's text comes from.
+enum ProblemText {
+    File(PathBuf),
+    /// The copy a run keeps of the text it follows (`journal.pde`), under the name it
+    /// started with.
+    Kept(pinnbo_dsl::Source),
+}
+
+/// The problem file given; when resuming without one, the file the run started from, or
+/// where that is not there (a run started from Python text, or moved), the copy of the text
+/// the run keeps.
+fn problem_file(o: &Options, resumed: Option<&Header>) -> Result<ProblemText, String> {
     match (&o.file, &o.resume, resumed) {
-        (Some(file), _, _) => Ok(file.clone()),
+        (Some(file), _, _) => Ok(ProblemText::File(file.clone())),
         (None, Some(dir), Some(header)) => {
             let file = PathBuf::from(&header.file);
-            match file.exists() {
-                true => Ok(file),
-                false => Err(format!(
-                    "the run in {} started from {}, which is not there from this folder; \
-                     name the problem file: pinnbo solve FILE --resume {}",
+            if file.is_file() {
+                return Ok(ProblemText::File(file));
+            }
+            let kept = dir.join(amend::SNAPSHOT);
+            let text =
+                pinnbo_dsl::source::read_bounded(&kept, pinnbo_dsl::source::MAX_PROBLEM_BYTES)
+                    .ok()
+                    .and_then(|bytes| String::from_utf8(bytes).ok());
+            match text {
+                Some(text) => Ok(ProblemText::Kept(pinnbo_dsl::Source::new(
+                    header.file.as_str(),
+                    text,
+                ))),
+                None => Err(format!(
+                    "the run in {} started from {}, which is not there from this folder, and \
+                     its copy {} cannot be read; name the problem file: pinnbo solve FILE \
+                     --resume {}",
                     dir.display(),
                     header.file,
+                    kept.display(),
                     dir.display()
                 )),
             }

@@ -189,6 +189,16 @@ impl Optimizer {
         };
         let mut guard = self.locked();
         let run: &mut Run = &mut guard;
+        // A command left unrun (no allow_exec) makes the run external: say how to run it.
+        let command = matches!(run.problem().oracle, pinnbo_dsl::ir::Oracle::Command(_));
+        if command && run.oracle_mut().is_external() {
+            return Err(crate::RunError::new_err(format!(
+                "{}'s oracle is a command, which pinnbo runs only when allowed: pass \
+                 allow_exec=True (to Optimizer or Problem.solve), give a Python callable as \
+                 the oracle, or drive the run with ask and tell",
+                run.problem().name
+            )));
+        }
         let outcome = py.detach(|| run.drive(&progress));
         write_outputs(run)?;
         if let Some(e) = self.interrupt.take() {
