@@ -194,12 +194,19 @@ fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
         "the accepted edit was recorded"
     );
 
+    // The file moved: the run continues from the text it keeps (its accepted edit included).
     std::fs::rename(dir.join("problem.pde"), dir.join("moved.pde")).unwrap();
-    let lost = solve(&["--resume", "run"]);
-    assert_eq!(
-        text(&lost.stderr),
-        "error: the run in run started from problem.pde, which is not there from this folder; \
-         name the problem file: pinnbo solve FILE --resume run\n"
+    ok(solve(&["--resume", "run", "--budget", "12"]));
+    assert_eq!(records(&dir.join("run")).len(), 12);
+    std::fs::remove_file(dir.join("run/journal.pde")).unwrap();
+    let lost = solve(&["--resume", "run", "--budget", "13"]);
+    assert!(
+        text(&lost.stderr).starts_with(
+            "error: the run in run started from problem.pde, which is not there from this \
+             folder, and its copy run/journal.pde cannot be read"
+        ),
+        "{}",
+        text(&lost.stderr)
     );
 }
 
