@@ -205,3 +205,43 @@ fn a_categorical_variable_is_searched_by_level_and_named_everywhere() {
         text(&refused.stderr)
     );
 }
+
+/// A space of discrete variables alone can be used up: `solve` stops once every point has
+/// been evaluated (and says so), and `ask` never hands out more points than are left nor a
+/// pending point twice (issue 53, item 21).
+#[test]
+fn an_exhausted_lattice_ends_the_run_and_is_never_asked_twice() {
+    let solved = "var n in 1..3\nminimize (n - 2)^2\nbudget 8, init 2\nmethod gp-ei\n";
+    let dir = scratch("lattice-solve", solved, &[]);
+    let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("every point of the space was evaluated"),
+        "{}",
+        text(&out.stdout)
+    );
+    let mut points: Vec<f64> = (records(&dir.join("run")).iter())
+        .map(|r| r["x"][0].as_f64().unwrap())
+        .collect();
+    points.sort_by(f64::total_cmp);
+    assert_eq!(points, [1.0, 2.0, 3.0]);
+    let summary = std::fs::read_to_string(dir.join("run/summary.json")).unwrap();
+    assert!(summary.contains("\"exhausted_at\": 4"), "{summary}");
+
+    let external = "var n in 1..3\nfield f(n)\nminimize f\noracle external\nbudget 8, init 2\n";
+    let dir = scratch("lattice-ask", external, &[]);
+    let refused = pinnbo(&dir, &["ask", "problem.pde", "--out", "lab", "-n", "6"]);
+    assert_eq!(refused.status.code(), Some(1));
+    assert!(
+        text(&refused.stderr).contains("ask for at most 3"),
+        "{}",
+        text(&refused.stderr)
+    );
+    let asked = pinnbo(&dir, &["ask", "lab", "-n", "3"]);
+    assert!(asked.status.success(), "{}", text(&asked.stderr));
+    let mut handed: Vec<String> = (text(&asked.stdout).lines())
+        .map(|l| l.split('\t').nth(1).unwrap().to_string())
+        .collect();
+    handed.sort();
+    assert_eq!(handed, ["n=1", "n=2", "n=3"]);
+}

@@ -50,7 +50,12 @@ pub(crate) fn print_report(run: &Run, s: &Summary) {
     if let Some(front) = &s.pareto {
         print_front(p, front);
     }
-    if let Some(c) = &s.convergence {
+    if let Some(at) = s.exhausted_at {
+        println!(
+            "progress   stopped before evaluation {at}: every point of the space was evaluated"
+        );
+    }
+    if let Some(c) = s.convergence.as_ref().filter(|_| s.exhausted_at.is_none()) {
         let state = match (c.stopped_at, c.converged_since) {
             (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
             (None, Some(since)) => format!(

@@ -84,6 +84,21 @@ impl Run {
             .find(|r| r.phase != Phase::Extra && r.rng.index == id)
     }
 
+    /// With every variable discrete (integers, categories), how many points of the space
+    /// are neither pending nor evaluated (well or not); None with a continuous variable.
+    /// Under a `noise` statement an evaluated point may be evaluated again (a repeat
+    /// measures something new), so only the pending ones count.
+    pub(super) fn unvisited(&self) -> Option<usize> {
+        let size = lattice_size(&self.problem)?;
+        let key = |x: &[f64]| x.iter().map(|v| v.round() as i64).collect::<Vec<i64>>();
+        let exact = self.problem.noise.is_none();
+        let evaluated = self.records.iter().filter(|_| exact).map(|r| key(&r.x));
+        let seen: std::collections::HashSet<Vec<i64>> = evaluated
+            .chain(self.pending().iter().map(|a| key(&a.x)))
+            .collect();
+        Some(size.saturating_sub(seen.len()))
+    }
+
     /// The slot after every slot used so far, evaluated or pending.
     pub(super) fn next_slot(&self) -> usize {
         let evaluated = self
@@ -152,6 +167,12 @@ impl Run {
                  pending; raise it with --budget (Python: budget=)",
                 self.config.budget,
                 self.records.len()
+            )));
+        }
+        if let Some(left) = self.unvisited().filter(|left| q > *left) {
+            return Err(RunError::Refused(format!(
+                "every variable is discrete and only {left} point(s) of the space are left to \
+                 hand out (none is handed out twice): ask for at most {left}"
             )));
         }
         for _ in 0..q {
@@ -272,4 +293,13 @@ impl Run {
         let record = self.journal_evaluation(point, outcome, 0.0)?;
         Ok(record.index)
     }
+}
+
+/// The number of points of a space whose variables are all discrete; None with a continuous
+/// variable, or more points than a `usize` counts.
+fn lattice_size(problem: &pinnbo_dsl::Problem) -> Option<usize> {
+    (problem.coords.iter()).try_fold(1usize, |n, c| {
+        let levels = c.integer.then(|| (c.hi - c.lo).round() as usize + 1)?;
+        n.checked_mul(levels)
+    })
 }

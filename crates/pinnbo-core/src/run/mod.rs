@@ -182,6 +182,9 @@ pub struct Run {
     /// The method asked to end the run (its `stop` setting): the evaluation that would have
     /// come next, counted from 1, and the proposal's expected improvement.
     stopped_at: Option<(usize, f64)>,
+    /// Every point of a space of discrete variables was evaluated: the evaluation that
+    /// would have come next, counted from 1.
+    exhausted_at: Option<usize>,
     dir: PathBuf,
 }
 
@@ -330,6 +333,7 @@ impl Run {
             imported,
             failures_in_a_row: 0,
             stopped_at: None,
+            exhausted_at: None,
             dir: dir.to_path_buf(),
         }
     }
@@ -468,11 +472,16 @@ impl Run {
                 self.dir.display()
             )));
         }
-        if self.stopped_at.is_some() {
+        if self.stopped_at.is_some() || self.exhausted_at.is_some() {
             return Ok(None);
         }
         let point = match self.pending().first() {
             Some(ask) => ask_tell::Point::from(*ask),
+            None if self.unvisited() == Some(0) => {
+                // Nothing is left to evaluate: evaluating a point again measures nothing new.
+                self.exhausted_at = Some(self.records.len() + 1);
+                return Ok(None);
+            }
             None => {
                 let slot = self.next_slot();
                 let point = self.point_for(slot)?;
@@ -639,6 +648,7 @@ impl Run {
             c.stopped_at = Some(at);
             c.expected_improvement_relative = improvement;
         }
+        summary.exhausted_at = self.exhausted_at;
         summary
     }
 

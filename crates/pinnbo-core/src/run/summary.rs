@@ -39,6 +39,10 @@ pub struct Summary {
     /// best design (written by [`crate::run::Run::write_outputs`]; absent otherwise).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<crate::strategies::FieldReport>,
+    /// With every variable discrete: the run ended before this evaluation (from 1) because
+    /// every point of the space had been evaluated (absent otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub exhausted_at: Option<usize>,
 }
 
 impl Summary {
@@ -123,6 +127,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         convergence: Convergence::of(records),
         parameters: last_parameters(records),
         field: None,
+        exhausted_at: None,
     }
 }
 
