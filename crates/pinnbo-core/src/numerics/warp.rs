@@ -64,11 +64,12 @@ impl PowerWarp {
     /// first.
     pub fn fit(values: &[f64]) -> PowerWarp {
         let n = values.len() as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let sd = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
-        if values.len() < 3 || sd.is_nan() || sd <= 0.0 || values.iter().any(|v| !v.is_finite()) {
+        let equal = values.windows(2).all(|w| w[0] == w[1]);
+        if values.len() < 3 || equal || values.iter().any(|v| !v.is_finite()) {
             return PowerWarp::Identity;
         }
+        // The standard deviation without overflow or underflow at any magnitude.
+        let sd = crate::space::Standardizer::fit(values).std;
         let positive = values.iter().all(|v| *v > 0.0);
         let make = |lambda| match positive {
             true => PowerWarp::BoxCox { lambda, scale: sd },
