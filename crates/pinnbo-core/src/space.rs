@@ -258,39 +258,9 @@ pub struct Standardizer {
 
 impl Standardizer {
     pub fn fit(values: &[f64]) -> Standardizer {
-        let n = values.len().max(1) as f64;
-        let mean = values.iter().sum::<f64>() / n;
-        let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
-        // Values beyond about 1e154 overflow the squares, below about 1e-154 their squares
-        // vanish: then the same moments of the values divided by their largest magnitude.
-        let equal = values.windows(2).all(|w| w[0] == w[1]);
-        if !equal && !(mean.is_finite() && var.is_finite() && var > 1e-290) {
-            return Standardizer::fit_scaled(values);
-        }
-        let std = if var > 0.0 { var.sqrt() } else { 1.0 };
+        let (mean, deviation) = crate::numerics::moments::mean_and_deviation(values);
+        let std = if deviation > 0.0 { deviation } else { 1.0 };
         Standardizer { mean, std }
-    }
-
-    fn fit_scaled(values: &[f64]) -> Standardizer {
-        let scale = values.iter().map(|v| v.abs()).fold(0.0, f64::max);
-        if !(scale.is_finite() && scale > 0.0) {
-            return Standardizer {
-                mean: 0.0,
-                std: 1.0,
-            };
-        }
-        let n = values.len().max(1) as f64;
-        let mean = values.iter().map(|v| v / scale).sum::<f64>() / n;
-        let var = values
-            .iter()
-            .map(|v| (v / scale - mean).powi(2))
-            .sum::<f64>()
-            / n;
-        let std = if var > 0.0 { scale * var.sqrt() } else { 1.0 };
-        Standardizer {
-            mean: scale * mean,
-            std,
-        }
     }
 
     pub fn forward(&self, v: f64) -> f64 {

@@ -69,7 +69,7 @@ impl PowerWarp {
             return PowerWarp::Identity;
         }
         // The standard deviation without overflow or underflow at any magnitude.
-        let sd = crate::space::Standardizer::fit(values).std;
+        let (_, sd) = super::moments::mean_and_deviation(values);
         let positive = values.iter().all(|v| *v > 0.0);
         let make = |lambda| match positive {
             true => PowerWarp::BoxCox { lambda, scale: sd },
