@@ -358,3 +358,44 @@ fn a_refused_resume_names_what_differs() {
         text(&hash.stderr)
     );
 }
+
+/// A long history (here 501 imported evaluations) does not make the pictures cost minutes:
+/// the model is not refitted for a picture past 500 evaluations, which is said; the other
+/// pictures and the files are written (issue 53, item 9).
+#[test]
+fn a_long_history_draws_its_pictures_in_seconds() {
+    let problem = "var x in [0, 1]\nminimize (x - 0.3)^2\nbudget 501, init 2\nmethod gp-ei\n";
+    let mut rows = String::from("x,objective\n");
+    for k in 0..501 {
+        let x = (k as f64 + 0.5) / 501.0;
+        rows.push_str(&format!("{x},{}\n", (x - 0.3f64).powi(2)));
+    }
+    let dir = scratch("long-history", problem, &[("earlier.csv", rows.as_str())]);
+    let out = pinnbo(
+        &dir,
+        &[
+            "solve",
+            "problem.pde",
+            "--import",
+            "earlier.csv",
+            "--out",
+            "run",
+            "--quiet",
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("surrogate.png not drawn: 501 evaluations, more than the 500"),
+        "{err}"
+    );
+    for file in [
+        "summary.json",
+        "history.csv",
+        "convergence.png",
+        "evaluations.png",
+    ] {
+        assert!(dir.join("run").join(file).exists(), "{file}");
+    }
+    assert!(!dir.join("run/surrogate.png").exists());
+}

@@ -7,6 +7,9 @@ use crate::space::Space;
 use crate::strategies::{Observed, Strategy, StrategyError};
 use rand_chacha::ChaCha8Rng;
 
+/// The most evaluations a picture's or report's model is refitted to: a few seconds' fit.
+pub const MOST_PICTURED: usize = 500;
+
 impl Run {
     /// The method's surrogate mean of the objective (as minimized) at unit-cube `points`,
     /// fitted to every successful evaluation; None for a method without one, or before any
@@ -28,7 +31,8 @@ impl Run {
         })
     }
 
-    /// `predict` asked of the strategy with every successful evaluation and the picture's own
+    /// `predict` asked of the strategy with every successful evaluation (at most
+    /// [`MOST_PICTURED`]: pictures and reports cost seconds at any history size) and the picture's own
     /// random stream (a picture's fit moves nothing a proposal depends on); None before any
     /// evaluation succeeded.
     fn for_picture<T>(
@@ -43,6 +47,13 @@ impl Run {
         let history = self.observed();
         if history.is_empty() {
             return Ok(None);
+        }
+        if history.len() > MOST_PICTURED {
+            return Err(RunError::Refused(format!(
+                "{} evaluations, more than the {MOST_PICTURED} a picture refits the model to \
+                 (a refit costs the cube of their number); history.csv holds them all",
+                history.len()
+            )));
         }
         let mut rng = stream(self.config.seed, PICTURE, self.records.len());
         predict(self.strategy.as_mut(), &self.space, &history, &mut rng).map_err(|e| {
