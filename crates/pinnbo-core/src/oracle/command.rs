@@ -36,8 +36,16 @@ fn running() -> std::sync::MutexGuard<'static, Vec<u32>> {
     RUNNING.lock().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Ends every command running now (their whole process groups), as [`end_group`] does.
+/// Set once [`end_running`] has begun: the process is exiting, and a command it ended has
+/// measured nothing.
+static ENDING: AtomicBool = AtomicBool::new(false);
+
+/// Ends every command running now (their whole process groups), as [`end_group`] does. The
+/// process is exiting: the evaluations so ended never report back (their points stay
+/// pending in the journal, evaluated on `--resume`), rather than being journaled as failures
+/// that would count against the budget.
 pub fn end_running() {
+    ENDING.store(true, Ordering::SeqCst);
     let groups: Vec<u32> = running().drain(..).collect();
     std::thread::scope(|s| {
         for group in groups {
@@ -350,6 +358,12 @@ impl Oracle for CommandOracle {
             Some(limit) => child.wait_timeout(limit),
             None => child.wait().map(Some),
         };
+        if ENDING.load(Ordering::SeqCst) {
+            // Ended by pinnbo itself on its way out: wait for the exit, report nothing.
+            loop {
+                std::thread::park();
+            }
+        }
         // The shell is done or out of time: what is left in its group goes (it would keep the
         // pipes open).
         end_group(group);
