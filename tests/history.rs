@@ -399,3 +399,42 @@ fn a_long_history_draws_its_pictures_in_seconds() {
     }
     assert!(!dir.join("run/surrogate.png").exists());
 }
+
+/// A journal that cannot grow (here a file-size limit, as a full disk) keeps whole records
+/// only; the error names the journal and gives the evaluation that could not be saved as
+/// the `pinnbo tell` that records it later, which then works (issue 53, item 3).
+#[test]
+fn an_evaluation_that_cannot_be_saved_is_shown_to_tell_later() {
+    let problem = "var x in [0, 1], y in [0, 1]\nminimize (x - 0.3)^2 + (y - 0.6)^2\n\
+        budget 30, init 4\nmethod random\n";
+    let dir = scratch("journal-full", problem, &[]);
+    let binary = env!("CARGO_BIN_EXE_pinnbo");
+    let limited =
+        format!("trap '' XFSZ; ulimit -f 8; exec {binary} solve problem.pde --out run --quiet");
+    let out = std::process::Command::new("sh")
+        .args(["-c", &limited])
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", text(&out.stderr));
+    let err = text(&out.stderr);
+    let said = err
+        .lines()
+        .find(|l| l.starts_with("error: run/journal.jsonl: "))
+        .unwrap_or_else(|| panic!("{err}"));
+    // Every line of the journal is a whole record.
+    let journal = std::fs::read_to_string(dir.join("run/journal.jsonl")).unwrap();
+    assert!(journal.ends_with('\n'));
+    for line in journal.lines() {
+        serde_json::from_str::<Value>(line).unwrap();
+    }
+    let before = records(&dir.join("run")).len();
+    let tell = said
+        .split_once("tell it later with `")
+        .and_then(|(_, rest)| rest.strip_suffix('`'))
+        .unwrap_or_else(|| panic!("{said}"));
+    let args: Vec<&str> = tell.split_whitespace().skip(1).collect();
+    let told = pinnbo(&dir, &args);
+    assert!(told.status.success(), "{}", text(&told.stderr));
+    assert_eq!(records(&dir.join("run")).len(), before + 1);
+}

@@ -348,12 +348,18 @@ impl Journal {
         let Some(file) = self.file.as_mut() else {
             return Err(JournalError::Closed(self.path.clone()));
         };
+        // Whole or not at all: a write cut short (a full disk) is cut back off the file.
+        let before = file.metadata().map(|m| m.len());
         let result = (|| {
-            file.write_all(line.as_bytes())?;
-            file.write_all(b"\n")?;
+            file.write_all(format!("{line}\n").as_bytes())?;
             file.flush()?;
             file.sync_data()
         })();
+        if result.is_err() {
+            if let Ok(length) = before {
+                let _ = file.set_len(length).and_then(|()| file.sync_data());
+            }
+        }
         result.map_err(|source| JournalError::Io {
             path: self.path.clone(),
             source,

@@ -100,6 +100,9 @@ pub enum RunError {
     Refused(String),
     #[error("interrupted by a signal after {0} evaluations")]
     Interrupted(usize),
+    /// An evaluation made but not journaled (a full disk): what it gave, to tell later.
+    #[error("{source}; this evaluation was not saved: {what}")]
+    Unsaved { source: JournalError, what: String },
     #[error("stopped after {0} failed evaluations in a row; the last: {1}")]
     TooManyFailures(usize, String),
     /// The budget is spent and no evaluation succeeded: there is no result.
@@ -568,7 +571,12 @@ impl Run {
                 index: point.slot,
             },
         };
-        self.journal.append(&record)?;
+        if let Err(e) = self.journal.append(&record) {
+            return Err(RunError::Unsaved {
+                source: e,
+                what: unsaved(&self.problem, &self.dir, &record),
+            });
+        }
         self.records.push(record);
         Ok(self.records.last().expect("just pushed"))
     }
@@ -672,4 +680,44 @@ fn header(problem: &Problem, config: &RunConfig) -> Header {
         design: format!("{:?}", config.design).to_lowercase(),
         source_sha256: Some(amend::sha256(problem.source.text())),
     }
+}
+
+/// An evaluation as the user would tell it again: what it gave, and the `pinnbo tell` that
+/// records it in the run in `dir`.
+fn unsaved(problem: &Problem, dir: &Path, record: &Record) -> String {
+    let at: Vec<String> = (problem.coords.iter().zip(&record.x))
+        .map(|(c, v)| format!("{}={}", c.name, c.show(*v)))
+        .collect();
+    let tell = format!("pinnbo tell {} --at {}", dir.display(), at.join(","));
+    let Some(e) = &record.observed else {
+        let why = record.failure.as_deref().unwrap_or("unknown");
+        return format!("it failed ({why}); tell it later with `{tell} --failed ..`");
+    };
+    let objective = match problem.is_multi_objective() {
+        true => (problem.objective_names().iter().zip(&e.objectives))
+            .map(|(name, v)| format!("{name}={v}"))
+            .collect::<Vec<_>>()
+            .join(","),
+        false => e.objective().to_string(),
+    };
+    let mut told = format!("{tell} --objective {objective}");
+    if !e.constraints.is_empty() {
+        let constraints: Vec<String> = e.constraints.iter().map(f64::to_string).collect();
+        told += &format!(" --constraints {}", constraints.join(","));
+    }
+    // Each field's values in its statements' order (a field may have several).
+    let mut by_field: Vec<(String, Vec<String>)> = Vec::new();
+    let mut k = 0;
+    for (field, n) in problem.sensor_groups() {
+        let values = e.sensors[k..k + n].iter().map(f64::to_string);
+        match by_field.iter_mut().find(|(f, _)| *f == field) {
+            Some((_, all)) => all.extend(values),
+            None => by_field.push((field, values.collect())),
+        }
+        k += n;
+    }
+    for (field, values) in by_field {
+        told += &format!(" --sensors {field}={}", values.join(","));
+    }
+    format!("tell it later with `{told}`")
 }
