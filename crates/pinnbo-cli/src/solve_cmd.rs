@@ -153,7 +153,16 @@ pub fn run(options: &Options, style: Style) -> Exit {
             return Exit::Invalid;
         }
     };
-    let outcome = drive(&mut run, options.quiet || options.json, options.parallel);
+    let writing = Arc::new(AtomicBool::new(false));
+    let outcome = drive(
+        &mut run,
+        options.quiet || options.json,
+        options.parallel,
+        &writing,
+    );
+    // From here a signal ends the process at once: the journal is whole, and the outputs
+    // (each written whole) can be written again by `--resume`.
+    writing.store(true, Ordering::SeqCst);
     let summary = run.summary();
     match pinnbo_report::write_outputs(&mut run) {
         Ok(written) => {
@@ -316,8 +325,14 @@ pub(crate) fn default_folder(problem: &Problem, config: &RunConfig) -> PathBuf {
 /// Steps the run to its budget with a progress bar (hidden when `quiet` or not a terminal),
 /// `parallel` evaluations at a time if given. Ctrl-C or SIGTERM stops it before the next
 /// evaluation starts (waiting for those running); a second one ends the running commands
-/// and exits at once.
-fn drive(run: &mut Run, quiet: bool, parallel: Option<u16>) -> Result<(), RunError> {
+/// and exits at once, as does the first once `writing` is set (the outputs are being
+/// written after the run).
+fn drive(
+    run: &mut Run,
+    quiet: bool,
+    parallel: Option<u16>,
+    writing: &Arc<AtomicBool>,
+) -> Result<(), RunError> {
     let bar = if quiet {
         ProgressBar::hidden()
     } else {
@@ -327,8 +342,17 @@ fn drive(run: &mut Run, quiet: bool, parallel: Option<u16>) -> Result<(), RunErr
     match Signals::new([SIGINT, SIGTERM]) {
         Ok(mut signals) => {
             let flag = stop.clone();
+            let (writing, dir) = (writing.clone(), run.dir().to_path_buf());
             std::thread::spawn(move || {
                 for signal in signals.forever() {
+                    if writing.load(Ordering::SeqCst) {
+                        eprintln!(
+                            "note: stopped while writing the outputs; the journal is whole: \
+                             `pinnbo solve --resume {}` writes them again",
+                            dir.display()
+                        );
+                        std::process::exit(128 + signal);
+                    }
                     if flag.swap(true, Ordering::SeqCst) {
                         // The commands run in groups of their own: they would outlive us.
                         pinnbo_core::oracle::end_running_commands();
