@@ -4,7 +4,7 @@
 
 use approx::assert_relative_eq;
 use pinnbo_dsl::{compile, Problem, Source};
-use pinnbo_fdm::problem::{solve, solve_design, DesignOracle, FieldOracle};
+use pinnbo_fdm::problem::{solve, solve_design, DesignOracle};
 
 fn problem(text: &str) -> Problem {
     match compile(&Source::new("design.pde", text)) {
@@ -149,7 +149,6 @@ fn a_design_that_breaks_the_data_fails_alone() {
     assert_eq!(e.0.code, "fdm::unsupported-pde");
     // A design problem has no single reference field.
     assert_eq!(solve(&p).unwrap_err().0.code, "fdm::design");
-    let _ = FieldOracle::new; // the coord-free path stays as it was (tests/fdm_problems.rs)
 }
 
 /// The checks of an fdm oracle over coordinates, located.

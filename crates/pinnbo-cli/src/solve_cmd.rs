@@ -231,16 +231,13 @@ fn problem_file(o: &Options, resumed: Option<&Header>) -> Result<ProblemText, St
                 return Ok(ProblemText::File(file));
             }
             let kept = dir.join(amend::SNAPSHOT);
-            let text =
-                pinnbo_dsl::source::read_bounded(&kept, pinnbo_dsl::source::MAX_PROBLEM_BYTES)
-                    .ok()
-                    .and_then(|bytes| String::from_utf8(bytes).ok());
-            match text {
-                Some(text) => Ok(ProblemText::Kept(pinnbo_dsl::Source::new(
+            // Read as any problem file (bounded, UTF-8), named as the run started.
+            match pinnbo_dsl::read(&kept) {
+                Ok(text) => Ok(ProblemText::Kept(pinnbo_dsl::Source::new(
                     header.file.as_str(),
-                    text,
+                    text.text(),
                 ))),
-                None => Err(format!(
+                Err(_) => Err(format!(
                     "the run in {} started from {}, which is not there from this folder, and \
                      its copy {} cannot be read; name the problem file: pinnbo solve FILE \
                      --resume {}",

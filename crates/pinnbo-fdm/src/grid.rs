@@ -155,10 +155,10 @@ impl Field {
 
     /// The field with some axes held at values (`Some(v)`, read by interpolation) and the
     /// others kept (`None`): a field over the kept axes, a single value when none is kept.
-    pub fn section(&self, fixed: &[Option<f64>]) -> Field {
+    pub fn section(&self, fixed: &[Option<f64>]) -> std::borrow::Cow<'_, Field> {
         debug_assert_eq!(fixed.len(), self.axes.len());
         if fixed.iter().all(Option::is_none) {
-            return self.clone();
+            return std::borrow::Cow::Borrowed(self);
         }
         let kept: Vec<Axis> = (self.axes.iter().zip(fixed))
             .filter(|(_, f)| f.is_none())
@@ -174,11 +174,11 @@ impl Field {
                 self.at(&point)
             })
             .collect();
-        Field {
+        std::borrow::Cow::Owned(Field {
             axes: kept,
             values,
             interpolation: self.interpolation,
-        }
+        })
     }
 
     /// The integral over the grid's box by the tensor trapezoidal rule (second order, as the

@@ -25,6 +25,7 @@ mod parallel;
 mod picture;
 mod strategy_state;
 mod summary;
+mod unsaved;
 mod validate;
 
 use crate::diagnostics::CONVERGED;
@@ -574,7 +575,7 @@ impl Run {
         if let Err(e) = self.journal.append(&record) {
             return Err(RunError::Unsaved {
                 source: e,
-                what: unsaved(&self.problem, &self.dir, &record),
+                what: unsaved::tell_later(&self.problem, &self.dir, &record),
             });
         }
         self.records.push(record);
@@ -680,44 +681,4 @@ fn header(problem: &Problem, config: &RunConfig) -> Header {
         design: format!("{:?}", config.design).to_lowercase(),
         source_sha256: Some(amend::sha256(problem.source.text())),
     }
-}
-
-/// An evaluation as the user would tell it again: what it gave, and the `pinnbo tell` that
-/// records it in the run in `dir`.
-fn unsaved(problem: &Problem, dir: &Path, record: &Record) -> String {
-    let at: Vec<String> = (problem.coords.iter().zip(&record.x))
-        .map(|(c, v)| format!("{}={}", c.name, c.show(*v)))
-        .collect();
-    let tell = format!("pinnbo tell {} --at {}", dir.display(), at.join(","));
-    let Some(e) = &record.observed else {
-        let why = record.failure.as_deref().unwrap_or("unknown");
-        return format!("it failed ({why}); tell it later with `{tell} --failed ..`");
-    };
-    let objective = match problem.is_multi_objective() {
-        true => (problem.objective_names().iter().zip(&e.objectives))
-            .map(|(name, v)| format!("{name}={v}"))
-            .collect::<Vec<_>>()
-            .join(","),
-        false => e.objective().to_string(),
-    };
-    let mut told = format!("{tell} --objective {objective}");
-    if !e.constraints.is_empty() {
-        let constraints: Vec<String> = e.constraints.iter().map(f64::to_string).collect();
-        told += &format!(" --constraints {}", constraints.join(","));
-    }
-    // Each field's values in its statements' order (a field may have several).
-    let mut by_field: Vec<(String, Vec<String>)> = Vec::new();
-    let mut k = 0;
-    for (field, n) in problem.sensor_groups() {
-        let values = e.sensors[k..k + n].iter().map(f64::to_string);
-        match by_field.iter_mut().find(|(f, _)| *f == field) {
-            Some((_, all)) => all.extend(values),
-            None => by_field.push((field, values.collect())),
-        }
-        k += n;
-    }
-    for (field, values) in by_field {
-        told += &format!(" --sensors {field}={}", values.join(","));
-    }
-    format!("tell it later with `{told}`")
 }
