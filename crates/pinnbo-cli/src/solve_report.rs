@@ -3,7 +3,7 @@
 
 use pinnbo_core::oracle;
 use pinnbo_core::run::front;
-use pinnbo_core::run::Run;
+use pinnbo_core::run::{ParamEstimate, Run};
 use pinnbo_core::Summary;
 use pinnbo_dsl::Problem;
 
@@ -71,10 +71,7 @@ pub(crate) fn print_report(run: &Run, s: &Summary) {
         );
     }
     for (name, e) in &s.parameters {
-        let std = e.std.map_or("(no standard deviation)".to_string(), |s| {
-            format!("± {}", significant(s, 3))
-        });
-        println!("param      {name} = {} {std}", significant(e.value, 6));
+        println!("param      {}", param_line(name, e));
     }
     println!(
         "time       {:.2} s proposing, {:.2} s evaluating",
@@ -123,4 +120,22 @@ fn print_front(p: &Problem, front: &front::Front) {
             front.points.len() - SHOWN
         );
     }
+}
+
+/// One fitted param as the report shows it: its value and marginal standard deviation, or
+/// why it has none, and a warning where the fit ended on its box's bound.
+pub fn param_line(name: &str, e: &ParamEstimate) -> String {
+    let mut line = format!("{name} = {}", significant(e.value, 6));
+    match (e.std, &e.undetermined) {
+        (Some(s), _) => line += &format!(" ± {}", significant(s, 3)),
+        (None, Some(why)) => line += &format!(" (no standard deviation: {why})"),
+        (None, None) => line += " (no standard deviation: the fit's curvature is not readable)",
+    }
+    if let Some(bound) = &e.at_bound {
+        line += &format!(
+            "\n           warning: {name} ended on the {bound} bound of its box; the data may \
+             want a value outside it: widen the box"
+        );
+    }
+    line
 }

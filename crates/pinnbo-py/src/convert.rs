@@ -60,7 +60,8 @@ pub fn convergence<'py>(py: Python<'py>, c: &Convergence) -> PyResult<Bound<'py,
     Ok(out)
 }
 
-/// The params' estimates as `summary.json` has them: `{name: {"value", "std"}}`.
+/// The params' estimates as `summary.json` has them: `{name: {"value", "std"}}`, with
+/// `at_bound` and `undetermined` where the summary has them.
 pub fn parameters<'py>(
     py: Python<'py>,
     estimates: &std::collections::BTreeMap<String, ParamEstimate>,
@@ -70,6 +71,12 @@ pub fn parameters<'py>(
         let one = PyDict::new(py);
         one.set_item("value", e.value)?;
         one.set_item("std", e.std)?;
+        if let Some(bound) = &e.at_bound {
+            one.set_item("at_bound", bound)?;
+        }
+        if let Some(sentence) = &e.undetermined {
+            one.set_item("undetermined", sentence)?;
+        }
         out.set_item(name, one)?;
     }
     Ok(out)

@@ -5,6 +5,7 @@ use faer::linalg::solvers::{DenseSolveCore, Solve};
 use faer::{Mat, Side};
 
 /// A Cholesky factorization of `K + jitter I`.
+#[derive(Clone)]
 pub struct Spd {
     llt: faer::linalg::solvers::Llt<f64>,
     pub jitter: f64,

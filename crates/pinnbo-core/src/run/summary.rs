@@ -57,12 +57,20 @@ impl Summary {
     }
 }
 
-/// A fitted param: its estimate and the Laplace approximation's standard deviation (None
-/// when the data do not pin it).
+/// A fitted param: its estimate and the Laplace approximation's marginal standard deviation
+/// (None when the data do not determine it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParamEstimate {
     pub value: f64,
     pub std: Option<f64>,
+    /// `"lower"` or `"upper"` where the fit ended on that bound of the param's box (the data
+    /// may want a value outside it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_bound: Option<String>,
+    /// Where the data do not determine the param, what they do: "only k/c is determined by
+    /// the data".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub undetermined: Option<String>,
 }
 
 /// The estimates of the last step that reported any (`parameters` in its diagnostics).

@@ -16,7 +16,7 @@ use crate::space::Space;
 use crate::strategies::gp_search::{
     interval, plain_diagnostics, unreadable, GpSearch, Saved, PART,
 };
-use crate::strategies::{Diagnostics, Proposal, Strategy, StrategyError, Within};
+use crate::strategies::{Diagnostics, Proposal, Strategy, StrategyError};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::{GpPosterior, Starts};
 use pinnbo_dsl::choices::Criterion;
@@ -80,17 +80,15 @@ impl GpHypervolume {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Vec<GpModel>, StrategyError> {
-        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let m = history.first().map_or(0, |o| o.objectives.len());
         (0..m)
             .map(|k| {
-                let y: Vec<f64> = history.iter().map(|o| o.objectives[k]).collect();
                 let starts = Starts {
                     previous: self.previous.get(k),
                     restarts: self.gp.restarts,
                 };
                 let noise = self.gp.objective_noise();
-                GpModel::fit(&self.gp.model, &x, &y, starts, noise, rng).within(PART)
+                (self.gp).fit_gp(history, |o| o.objectives[k], starts, noise, rng)
             })
             .collect()
     }

@@ -121,7 +121,7 @@ impl GpSearch {
     }
 
     /// The fit of the objective's plain GP to `history`, starting from `previous` and from
-    /// `restarts` seeded starts.
+    /// `restarts` seeded starts ([`GpSearch::fit_gp`]).
     pub(crate) fn fit_plain(
         &self,
         history: &[Observed],
@@ -129,30 +129,58 @@ impl GpSearch {
         restarts: usize,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, StrategyError> {
-        let (x, y) = points_and_values(history);
         let starts = Starts { previous, restarts };
-        GpModel::fit(&self.model, &x, &y, starts, self.objective_noise(), rng).within(PART)
+        let noise = self.objective_noise();
+        self.fit_gp(history, Observed::objective, starts, noise, rng)
     }
 
-    /// Each constraint's GP fitted to `history`, each from its last optimum (kept for the
-    /// next fit).
+    /// A GP of `value` over `history`: its hyperparameters fitted to the real observations
+    /// alone, then conditioned on the pending points' stand-ins as well, which shape the
+    /// acquisition and move no hyperparameter (a liar's value, the worst so far, would
+    /// drag the length scales and the noise towards explaining it).
+    pub(crate) fn fit_gp(
+        &self,
+        history: &[Observed],
+        value: impl Fn(&Observed) -> f64,
+        starts: Starts<Hyper>,
+        noise: Option<f64>,
+        rng: &mut ChaCha8Rng,
+    ) -> Result<GpModel, StrategyError> {
+        let real: Vec<&Observed> = history.iter().filter(|o| !o.fantasy).collect();
+        let pending = !real.is_empty() && real.len() < history.len();
+        let columns = |set: &[&Observed]| -> (Vec<Vec<f64>>, Vec<f64>) {
+            (
+                set.iter().map(|o| o.unit.clone()).collect(),
+                set.iter().map(|o| value(o)).collect(),
+            )
+        };
+        let all: Vec<&Observed> = history.iter().collect();
+        let (x, y) = columns(if pending { &real } else { &all });
+        let gp = GpModel::fit(&self.model, &x, &y, starts, noise, rng).within(PART)?;
+        if !pending {
+            return Ok(gp);
+        }
+        let (x, y) = columns(&all);
+        gp.with_more(&self.model, &x, &y).within(PART)
+    }
+
+    /// Each constraint's GP fitted to `history` ([`GpSearch::fit_gp`]), each from its last
+    /// optimum (kept for the next fit).
     pub(crate) fn fit_constraints(
         &mut self,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Vec<GpModel>, StrategyError> {
-        let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
         let k = history.first().map_or(0, |o| o.constraints.len());
         let constraints = (0..k)
             .map(|c| {
-                let v: Vec<f64> = history.iter().map(|o| o.constraints[c]).collect();
                 let starts = Starts {
                     previous: self.previous_constraints.get(c),
                     restarts: self.restarts,
                 };
                 let noise =
                     (self.known_noise.as_ref()).and_then(|n| n.constraint_std.get(c).copied());
-                GpModel::fit(&self.model, &x, &v, starts, noise, rng).within(PART)
+                self.fit_gp(history, |o| o.constraints[c], starts, noise, rng)
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous_constraints = constraints.iter().map(|g| g.hyper.clone()).collect();

@@ -29,9 +29,13 @@ class Convergence(TypedDict):
     converged_since: Optional[int]
     stopped_at: Optional[int]
 
-class Parameter(TypedDict):
+class _ParameterEstimate(TypedDict):
     value: float
     std: Optional[float]
+
+class Parameter(_ParameterEstimate, total=False):
+    at_bound: str  # "lower" or "upper": the fit ended on that bound of the box
+    undetermined: str  # what the data determine instead, e.g. "only k/c is determined by the data"
 
 class History(TypedDict):
     x: npt.NDArray[np.float64]

@@ -18,7 +18,7 @@ use crate::strategies::pde::{
 };
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
-use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
+use crate::surrogates::pde_gp::{ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
 use params::PdeParams;
@@ -211,8 +211,24 @@ impl PhysicsGp {
     }
 
     /// The objective's model with its fit's diagnostics and hyperparameters, which a proposal
-    /// keeps and a picture does not.
+    /// keeps and a picture does not. Every fit (the params, the hyperparameters, the check)
+    /// reads the real observations alone; the model the acquisition uses is then conditioned
+    /// on the pending points' stand-ins too ([`PhysicsGp::with_pending`]).
     fn fit_objective(
+        &self,
+        history: &[Observed],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
+        let real: Vec<Observed> = history.iter().filter(|o| !o.fantasy).cloned().collect();
+        if real.len() == history.len() || real.is_empty() {
+            return self.fit_real(history, rng);
+        }
+        let (fit, diagnostics, hyper) = self.fit_real(&real, rng)?;
+        Ok((self.with_pending(fit, history)?, diagnostics, hyper))
+    }
+
+    /// [`PhysicsGp::fit_objective`] on observations without pending points.
+    fn fit_real(
         &self,
         history: &[Observed],
         rng: &mut ChaCha8Rng,
@@ -223,12 +239,7 @@ impl PhysicsGp {
             previous: self.previous.as_ref(),
             restarts: self.gp.restarts,
         };
-        let model = PdeModel {
-            prior: self.gp.model.prior,
-            scaling: self.scaling,
-            mean: self.gp.model.mean,
-            discrepancy: self.check == Check::Discrepancy,
-        };
+        let model = self.model();
         let with_pde = match &self.params {
             None => PdeGp::fit(model, &x, &y, &self.residuals, starts, noise),
             Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, noise),
@@ -278,6 +289,48 @@ impl PhysicsGp {
             keep_pde: keep,
         };
         Ok((fit, diagnostics, hyper))
+    }
+
+    /// The pde model's settings.
+    fn model(&self) -> PdeModel {
+        PdeModel {
+            prior: self.gp.model.prior,
+            scaling: self.scaling,
+            mean: self.gp.model.mean,
+            discrepancy: self.check == Check::Discrepancy,
+        }
+    }
+
+    /// `fit`'s models conditioned on every point of `history`, pending ones included, at
+    /// their fitted hyperparameters and params.
+    fn with_pending(&self, fit: PdeFit, history: &[Observed]) -> Result<PdeFit, StrategyError> {
+        let (x, y) = points_and_values(history);
+        let model = self.model();
+        let pde = |gp: &PdeGp| -> Result<Box<PdeGp>, StrategyError> {
+            let at_params = match &self.params {
+                None => None,
+                Some(p) => Some(ParamEquations::at(p, &gp.hyper.params).ok_or_else(|| {
+                    StrategyError::Unusable("physics-gp: the pde at the fitted params".into())
+                })?),
+            };
+            let residuals = at_params.as_ref().map_or(&self.residuals, |(r, _)| r);
+            Ok(Box::new(
+                gp.with_more(model, &x, &y, residuals).within(PART)?,
+            ))
+        };
+        Ok(match fit {
+            PdeFit::Unchecked(gp) => PdeFit::Unchecked(pde(&gp)?),
+            PdeFit::WithDiscrepancy(gp) => PdeFit::WithDiscrepancy(pde(&gp)?),
+            PdeFit::Checked {
+                with_pde,
+                without,
+                keep_pde,
+            } => PdeFit::Checked {
+                with_pde: pde(&with_pde)?,
+                without: Box::new(without.with_more(&self.gp.model, &x, &y).within(PART)?),
+                keep_pde,
+            },
+        })
     }
 }
 

@@ -504,6 +504,23 @@ impl GpModel {
         GpModel::conditioned(spec, x, &y, standardizer, hyper, f64::NAN)
     }
 
+    /// This fit's posterior given `x` and `values` (its observations and more: pending
+    /// points' stand-ins): the same hyperparameters and standardization, so that what was
+    /// not observed moves neither.
+    pub fn with_more(
+        &self,
+        spec: &GpSpec,
+        x: &[Vec<f64>],
+        values: &[f64],
+    ) -> Result<GpModel, GpError> {
+        let y: Vec<f64> = values
+            .iter()
+            .map(|v| self.standardizer.forward(*v))
+            .collect();
+        let (standardizer, hyper) = (self.standardizer, self.hyper.clone());
+        GpModel::conditioned(spec, x, &y, standardizer, hyper, self.nll)
+    }
+
     /// The posterior under `hyper` given standardized values `y`.
     fn conditioned(
         spec: &GpSpec,

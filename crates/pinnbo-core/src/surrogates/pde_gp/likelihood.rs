@@ -117,7 +117,6 @@ pub(super) struct Factored {
     pub(super) spd: Spd,
     /// `Â⁻¹ D (y − c h)` at the constant `c` of [`Factored::centre`] (0 until then).
     pub(super) alpha: Vec<f64>,
-    pub(super) nll: f64,
     /// `D y`, `D h` and `Â⁻¹ D h`: what moving the constant mean changes.
     y_hat: Vec<f64>,
     h_hat: Vec<f64>,
@@ -152,16 +151,11 @@ impl Factored {
         }
     }
 
-    /// The rows' likelihood under the prior mean `c` (in place of 0).
+    /// `alpha` at the prior mean `c` (in place of 0).
     fn centre(&mut self, c: f64) {
-        let before = dot(&self.y_hat, &self.alpha);
         for (a, b) in self.alpha.iter_mut().zip(&self.inverse_h) {
             *a -= c * b;
         }
-        let after: f64 = (self.y_hat.iter().zip(&self.h_hat).zip(&self.alpha))
-            .map(|((y, h), a)| (y - c * h) * a)
-            .sum();
-        self.nll += 0.5 * (after - before);
     }
 }
 
@@ -223,58 +217,71 @@ pub(super) fn factor(
         .map(|(v, s)| v * s)
         .collect();
     let inverse_h = spd.solve(&h_hat);
-    let nll = 0.5 * dot(&y_hat, &alpha)
-        + 0.5 * spd.log_det()
-        + scale.iter().map(|s| -s.ln()).sum::<f64>()
-        + 0.5 * m as f64 * (2.0 * std::f64::consts::PI).ln();
-    nll.is_finite().then_some(Factored {
+    alpha.iter().all(|a| a.is_finite()).then_some(Factored {
         first,
         noise,
         scale,
         spd,
         alpha,
-        nll,
         y_hat,
         h_hat,
         inverse_h,
     })
 }
 
-/// The model at `h` on every row and on the residual rows alone (None without any), both
-/// at the constant prior mean that maximizes the observations' likelihood given the pde
-/// (0 for [`Mean::Average`]); with that constant.
+/// The model at `h` on every row and on the residual rows alone (without any, None), both
+/// centred at the constant prior mean `constant`, and `−log p(y | g)` there.
+pub(super) struct Factors {
+    pub(super) joint: Factored,
+    pub(super) pde: Option<Factored>,
+    pub(super) constant: f64,
+    /// The negative log likelihood of the observations given the residual rows.
+    pub(super) nll: f64,
+}
+
+/// [`Factors`] at the constant prior mean that maximizes the observations' likelihood given
+/// the pde (0 for [`Mean::Average`]); None where a factorization fails or the likelihood is
+/// not sane.
 ///
-/// `−log p(y | g)` is a quadratic in the constant `c`: the joint rows' `½ (v − c h)ᵀ A⁻¹
-/// (v − c h)` less the residual rows' own, so its minimum is `(hᵀA⁻¹v − h_gᵀB⁻¹g) / (hᵀA⁻¹h −
-/// h_gᵀB⁻¹h_g)`. The denominator is the conditional precision of the constant: where the
-/// pde fixes the field's level by itself (a value term at every point), it vanishes, the
-/// observations cannot move the constant, and it stays 0.
+/// `−log p(y | g)` is computed from the residual rows' factor `B = L Lᵀ` alone, never as the
+/// difference `−log p(y, g) + log p(g)` of two factorizations: with `C = L⁻¹ A_gy` the
+/// observations' covariance given the rows is the Schur complement `S = A_yy − CᵀC`, their
+/// residual `r = y − Cᵀ L⁻¹ g`, and `−log p(y | g) = ½ rᵀS⁻¹r + ½ log|S| + ½ n log 2π`. At
+/// long length scales `log|A|` and `log|B|` are each hundreds of nats, and two factorizations
+/// may take different jitters: their difference was once off by 440 nats (docs/decisions.md).
+/// The constant mean's optimum is likewise `r_hᵀS⁻¹r_y / r_hᵀS⁻¹r_h` with `r_h` the mean's
+/// direction's residual: where the pde fixes the field's level by itself (a value term at
+/// every point) that precision vanishes, the observations cannot move the constant, and it
+/// stays 0.
 pub(super) fn factors(
     gram: &Gram,
     rows: &Rows,
     h: &PdeHyper,
     scaling: Scaling,
     mean: Mean,
-) -> Option<(Factored, Option<Factored>, f64)> {
-    let residual_rows = rows.observed < gram.k.nrows();
+) -> Option<Factors> {
+    let observed = rows.observed;
+    let residual_rows = observed < gram.k.nrows();
     let (joint, pde) = rayon::join(
         || factor(gram, 0, rows, h, scaling),
-        || residual_rows.then(|| factor(gram, rows.observed, rows, h, scaling)),
+        || residual_rows.then(|| factor(gram, observed, rows, h, scaling)),
     );
     let (mut joint, mut pde) = match (joint, pde) {
         (Some(joint), None) => (joint, None),
         (Some(joint), Some(Some(pde))) => (joint, Some(pde)),
         _ => return None,
     };
-    let c = match mean {
+    let s2 = h.gp.log_signal.exp();
+    // The observations' rows given the residual rows (all of `joint` without any).
+    let given = match &pde {
+        Some(pde) => Given::new(gram, s2, &joint, pde, observed)?,
+        None => Given::whole(&joint),
+    };
+    let constant = match mean {
         Mean::Average => 0.0,
         Mean::Constant => {
-            let (mut along, mut precision) = joint.along_mean();
-            let whole = precision;
-            if let Some(p) = &pde {
-                let (a, b) = p.along_mean();
-                (along, precision) = (along - a, precision - b);
-            }
+            let (along, precision) = given.along_mean();
+            let whole = joint.along_mean().1;
             if precision > 1e-9 * whole {
                 along / precision
             } else {
@@ -282,11 +289,85 @@ pub(super) fn factors(
             }
         }
     };
-    joint.centre(c);
+    joint.centre(constant);
     if let Some(p) = pde.as_mut() {
-        p.centre(c);
+        p.centre(constant);
     }
-    Some((joint, pde, c))
+    let nll = given.nll(constant, &joint.scale[..observed]);
+    // The observations' covariance given anything is at least their noise: a likelihood
+    // above that bound is rounding, not evidence.
+    let ceiling = -0.5 * observed as f64 * (2.0 * std::f64::consts::PI * h.gp.log_noise.exp()).ln();
+    (nll.is_finite() && -nll <= ceiling + 1e-6 * ceiling.abs().max(1.0)).then_some(Factors {
+        joint,
+        pde,
+        constant,
+        nll,
+    })
+}
+
+/// The observations given the residual rows, equilibrated: the factor of their covariance
+/// `S` and their residuals (the values' and the constant mean's direction's).
+struct Given {
+    s: Spd,
+    values: Vec<f64>,
+    ones: Vec<f64>,
+}
+
+impl Given {
+    /// Given the residual rows of `pde` (the rows `observed..` of `joint`'s matrix).
+    fn new(
+        gram: &Gram,
+        s2: f64,
+        joint: &Factored,
+        pde: &Factored,
+        observed: usize,
+    ) -> Option<Given> {
+        let m = pde.scale.len();
+        let entry = |i, j| equilibrated(gram, 0, s2, (&joint.noise, &joint.scale), i, j);
+        let cross = Mat::from_fn(m, observed, |a, j| entry(observed + a, j));
+        let c = pde.spd.half_solve_columns(&cross);
+        let s = Mat::from_fn(observed, observed, |i, j| {
+            entry(i, j) - (0..m).map(|a| c[(a, i)] * c[(a, j)]).sum::<f64>()
+        });
+        let residual = |observations: &[f64], rows: &[f64]| -> Vec<f64> {
+            let z = pde.spd.half_solve(rows);
+            (0..observed)
+                .map(|j| observations[j] - (0..m).map(|a| c[(a, j)] * z[a]).sum::<f64>())
+                .collect()
+        };
+        Some(Given {
+            s: Spd::new(&s, "physics-informed kernel given the pde").ok()?,
+            values: residual(&joint.y_hat[..observed], &pde.y_hat),
+            ones: residual(&joint.h_hat[..observed], &pde.h_hat),
+        })
+    }
+
+    /// Nothing to condition on: the observations' own rows (`joint`'s, all of them).
+    fn whole(joint: &Factored) -> Given {
+        Given {
+            s: joint.spd.clone(),
+            values: joint.y_hat.clone(),
+            ones: joint.h_hat.clone(),
+        }
+    }
+
+    /// `r_hᵀS⁻¹r_y` and `r_hᵀS⁻¹r_h`.
+    fn along_mean(&self) -> (f64, f64) {
+        let h = self.s.solve(&self.ones);
+        (dot(&h, &self.values), dot(&h, &self.ones))
+    }
+
+    /// `−log p(y | g)` at the constant mean `c`, `scale` the observations' `D`.
+    fn nll(&self, c: f64, scale: &[f64]) -> f64 {
+        let centred: Vec<f64> = (self.values.iter().zip(&self.ones))
+            .map(|(v, h)| v - c * h)
+            .collect();
+        let half = self.s.half_solve(&centred);
+        0.5 * dot(&half, &half)
+            + 0.5 * self.s.log_det()
+            + scale.iter().map(|s| -s.ln()).sum::<f64>()
+            + 0.5 * scale.len() as f64 * (2.0 * std::f64::consts::PI).ln()
+    }
 }
 
 /// `cov(N′[f](z_p), row q)` at unit signal for every residual row `p` (`N′` its equation's
@@ -414,7 +495,12 @@ pub(super) fn objective(
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let mut gram = gram(&rows.functionals, &inv_l, true);
     gram.delta = Delta::at(rows, h.discrepancy.as_ref());
-    let (joint, pde, constant) = factors(&gram, rows, &h, model.scaling, model.mean)?;
+    let Factors {
+        joint,
+        pde,
+        constant,
+        nll,
+    } = factors(&gram, rows, &h, model.scaling, model.mean)?;
     let crosses: Vec<Mat<f64>> = (slopes.iter())
         .map(|slope| slope_cross(&rows.functionals, slope, &inv_l))
         .collect();
@@ -429,7 +515,7 @@ pub(super) fn objective(
     let gradient =
         |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling, &moves);
     let (mut grad, pde_grad) = rayon::join(|| gradient(&joint), || pde.as_ref().map(gradient));
-    let value = joint.nll - pde.as_ref().map_or(0.0, |p| p.nll);
+    let value = nll;
     if let Some(pde_grad) = pde_grad {
         grad.iter_mut().zip(pde_grad).for_each(|(g, p)| *g -= p);
     }
@@ -446,7 +532,6 @@ pub(super) fn value_only(rows: &Rows, model: PdeModel, h: &PdeHyper) -> Option<f
     let inv_l: Vec<f64> = h.gp.log_lengthscales.iter().map(|l| (-l).exp()).collect();
     let mut gram = gram(&rows.functionals, &inv_l, false);
     gram.delta = Delta::at(rows, h.discrepancy.as_ref());
-    let (joint, pde, _) = factors(&gram, rows, h, model.scaling, model.mean)?;
-    let pde_nll = pde.map_or(0.0, |p| p.nll);
-    Some(joint.nll - pde_nll + model.prior.penalty(&h.gp).0)
+    let nll = factors(&gram, rows, h, model.scaling, model.mean)?.nll;
+    Some(nll + model.prior.penalty(&h.gp).0)
 }

@@ -17,6 +17,8 @@
 
 pub mod kernel;
 mod likelihood;
+#[cfg(test)]
+mod likelihood_tests;
 pub mod params;
 mod rows;
 mod target_spread;
@@ -32,7 +34,8 @@ use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, objective, squared_distance, value_only, Delta};
 pub use params::ParamEquations;
-use params::{base_params, laplace_std, sweep, RowSource};
+pub use params::ParamSpread;
+use params::{base_params, laplace, sweep, RowSource};
 use rayon::prelude::*;
 use rows::Rows;
 pub use target_spread::TargetSpread;
@@ -216,9 +219,9 @@ pub struct PdeGp {
     pub target_spread: Option<TargetSpread>,
     /// How many of the conditioning rows are observations (they come first).
     observed: usize,
-    /// The Laplace approximation's standard deviation of each param, in the coordinate it
-    /// is fitted in (the values are `hyper.params`); empty without params.
-    pub param_std: Vec<f64>,
+    /// The Laplace approximation of the params, in the coordinates they are fitted in (the
+    /// values are `hyper.params`); empty without params.
+    pub param_spread: ParamSpread,
 }
 
 impl PdeGp {
@@ -244,7 +247,7 @@ impl PdeGp {
     }
 
     /// [`PdeGp::fit`] for a pde with unknown constants: they are fitted with the
-    /// hyperparameters ([`params`]), and [`PdeGp::param_std`] holds their uncertainty.
+    /// hyperparameters ([`params`]), and [`PdeGp::param_spread`] holds their uncertainty.
     pub fn fit_with_params(
         model: PdeModel,
         x: &[Vec<f64>],
@@ -343,14 +346,27 @@ impl PdeGp {
             .filter_map(score)
             .collect();
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
-        if let Some((_, best)) = raw.first().cloned() {
-            let swept = sweep(&param_bounds, previous.is_some());
-            let swept = swept.into_iter().map(|params| PdeHyper {
-                params,
-                ..best.clone()
-            });
-            raw.extend(swept.filter_map(score));
-        }
+        // The params' sweep at every length scale of the grid on a first fit, at the best
+        // one and the previous step's on a later one: where the pde with the params at
+        // their box's centre is wrong, the grid prefers a length scale so short that the
+        // pde says nothing, and a sweep there alone cannot find the params that make it
+        // right (docs/decisions.md "The params' sweep over length scales").
+        let bases: Vec<PdeHyper> = match &previous {
+            None => raw.iter().map(|(_, h)| h.clone()).collect(),
+            Some(last) => (raw.first().map(|(_, h)| h.clone()).into_iter())
+                .chain((raw.first().map(|(_, h)| h) != Some(last)).then(|| last.clone()))
+                .collect(),
+        };
+        let swept = sweep(&param_bounds, previous.is_some());
+        let swept: Vec<PdeHyper> = (bases.iter())
+            .flat_map(|base| {
+                swept.iter().map(|params| PdeHyper {
+                    params: params.clone(),
+                    ..base.clone()
+                })
+            })
+            .collect();
+        raw.extend(swept.into_iter().filter_map(score));
         // A stable sort: ties keep the grid's order, so the fit is deterministic.
         raw.sort_by(|a, b| a.0.total_cmp(&b.0));
         let candidates: Vec<PdeHyper> = raw
@@ -396,15 +412,15 @@ impl PdeGp {
                 }
             }
         }
-        let (hyper, param_std) = match best {
+        let (hyper, param_spread) = match best {
             Some((_, theta)) => {
                 let gradient = |t: &[f64]| f(t).map(|(_, g)| g);
-                let std = match (params, gradient(&theta)) {
-                    (0, _) => Vec::new(),
-                    (_, Some(g)) => laplace_std(gradient, (&theta, &g), (&lo, &hi), params),
-                    (_, None) => vec![f64::INFINITY; params],
+                let spread = match (params, gradient(&theta)) {
+                    (0, _) => ParamSpread::default(),
+                    (_, Some(g)) => laplace(gradient, (&theta, &g), (&lo, &hi), params),
+                    (_, None) => ParamSpread::unknown(params),
                 };
-                (PdeHyper::unpack(&theta, model.discrepancy, params), std)
+                (PdeHyper::unpack(&theta, model.discrepancy, params), spread)
             }
             // No start factored: the pde trusted loosely and a large noise always factor.
             None => {
@@ -418,12 +434,12 @@ impl PdeGp {
                     discrepancy: start_discrepancy(),
                     params: base,
                 };
-                (hyper, vec![f64::INFINITY; params])
+                (hyper, ParamSpread::unknown(params))
             }
         };
         let rows = source.rows(&hyper.params).ok_or(GpError::Empty)?;
         let mut gp = PdeGp::condition(rows, hyper, model)?;
-        gp.param_std = param_std;
+        gp.param_spread = param_spread;
         Ok(gp)
     }
 
@@ -438,6 +454,26 @@ impl PdeGp {
         PdeGp::condition(Rows::new(x, values, residuals)?, hyper, model)
     }
 
+    /// This fit's posterior given `x` and `values` (its observations and more: pending
+    /// points' stand-ins) and the pde at `residuals`: the same hyperparameters, params and
+    /// standardization, so that what was not observed moves none of them.
+    pub fn with_more(
+        &self,
+        model: PdeModel,
+        x: &[Vec<f64>],
+        values: &[f64],
+        residuals: &Residuals,
+    ) -> Result<PdeGp, GpError> {
+        let rows = Rows::standardized(x, values, residuals, self.standardizer)?;
+        let gp = PdeGp::condition(rows, self.hyper.clone(), model)?;
+        Ok(PdeGp {
+            nll: self.nll,
+            target_spread: self.target_spread,
+            param_spread: self.param_spread.clone(),
+            ..gp
+        })
+    }
+
     fn condition(rows: Rows, hyper: PdeHyper, model: PdeModel) -> Result<PdeGp, GpError> {
         let inv_l: Vec<f64> = hyper
             .gp
@@ -447,13 +483,14 @@ impl PdeGp {
             .collect();
         let mut gram = gram(&rows.functionals, &inv_l, false);
         gram.delta = Delta::at(&rows, hyper.discrepancy.as_ref());
-        let (f, pde, constant) = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
+        let factored = factors(&gram, &rows, &hyper, model.scaling, model.mean).ok_or(
             GpError::NotPositiveDefinite(crate::numerics::cholesky::NotPositiveDefinite {
                 what: "physics-informed kernel",
                 n: rows.functionals.len(),
                 jitter: f64::NAN,
             }),
         )?;
+        let (f, constant) = (factored.joint, factored.constant);
         let s2 = hyper.gp.log_signal.exp();
         Ok(PdeGp {
             hyper,
@@ -464,9 +501,9 @@ impl PdeGp {
             spd: f.spd,
             constant,
             standardizer: rows.standardizer,
-            nll: f.nll - pde.as_ref().map_or(0.0, |p| p.nll),
-            target_spread: pde.map(|p| p.target_spread(&gram, s2, constant)),
-            param_std: Vec::new(),
+            nll: factored.nll,
+            target_spread: (factored.pde).map(|p| p.target_spread(&gram, s2, constant)),
+            param_spread: ParamSpread::default(),
         })
     }
 

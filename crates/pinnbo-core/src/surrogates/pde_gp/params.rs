@@ -9,7 +9,6 @@ use super::rows::{ParamSlope, Rows};
 use super::Residuals;
 use crate::numerics::design::{points, Design};
 use crate::space::Standardizer;
-use faer::linalg::solvers::DenseSolveCore;
 use faer::{Mat, Side};
 
 /// The pde's equations as functions of its params: what a fit of the params reads.
@@ -111,65 +110,167 @@ pub(super) fn sweep(bounds: &[(f64, f64)], warm: bool) -> Vec<Vec<f64>> {
 /// Relative step of the Hessian's differences (of the box's width).
 const HESSIAN_STEP: f64 = 1e-4;
 
-/// The Laplace approximation's standard deviation of each param (the last `params`
-/// coordinates of `theta`, in their fitted coordinates): the inverse Hessian of the negative
-/// log posterior over the coordinates not held at a bound, from forward differences of its
-/// exact gradient (`at_optimum` at `theta`: half the evaluations of central differences,
-/// with an error far below what a standard deviation needs). A param the data do not pin
-/// (a flat or concave direction) has an infinite standard deviation.
-pub(super) fn laplace_std(
+/// An eigenvalue of the Hessian at most this share of its largest is a flat direction: the
+/// central differences' own error is about the square of [`HESSIAN_STEP`] of the largest.
+const FLAT: f64 = 1e-6;
+
+/// What the Laplace approximation says of the params (in their fitted coordinates).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ParamSpread {
+    /// Each param's marginal standard deviation; infinite where the data do not determine
+    /// it (a flat or concave direction, or a spread as wide as its box's).
+    pub std: Vec<f64>,
+    /// The directions in the params the data do not determine (flat or concave ones, or
+    /// the widest): what a report names ("only b/a is determined"); empty where the data
+    /// determine every param.
+    pub undetermined: Vec<Vec<f64>>,
+}
+
+impl ParamSpread {
+    /// Nothing known of `params` params (no fit, or the gradient not readable at it).
+    pub fn unknown(params: usize) -> ParamSpread {
+        ParamSpread {
+            std: vec![f64::INFINITY; params],
+            undetermined: Vec::new(),
+        }
+    }
+}
+
+/// The Laplace approximation of the params (the last `params` coordinates of `theta`, in
+/// their fitted coordinates): the Hessian of the negative log posterior over every free
+/// coordinate (a hyperparameter held at a bound of its box, or fixed by a box of zero
+/// width, is held), from central differences of its exact gradient (forward ones from
+/// `at_optimum`, the gradient at `theta`, at a bound); each param's marginal variance is
+/// the diagonal of its inverse. Central, not forward: a well-determined combination's
+/// curvature can be 10⁴ times a hyperparameter's, and forward differences' error (about
+/// the step's share of the largest curvature) would blur the small ones into flat ones. A direction that is flat or concave and moves a param leaves that param
+/// undetermined, as does a marginal spread wider than its box's uniform prior's
+/// (`width/√12`): the data then say no more than the box.
+pub(super) fn laplace(
     gradient: impl Fn(&[f64]) -> Option<Vec<f64>>,
     (theta, at_optimum): (&[f64], &[f64]),
     (lo, hi): (&[f64], &[f64]),
     params: usize,
-) -> Vec<f64> {
+) -> ParamSpread {
     let n = theta.len();
     let first_param = n - params;
     let width = |i: usize| hi[i] - lo[i];
     let at_bound =
         |i: usize| theta[i] - lo[i] < 1e-6 * width(i) || hi[i] - theta[i] < 1e-6 * width(i);
     let free: Vec<usize> = (0..n)
-        .filter(|&i| i >= first_param || !at_bound(i))
+        .filter(|&i| width(i) > 0.0 && (i >= first_param || !at_bound(i)))
         .collect();
+    let unknown = ParamSpread::unknown(params);
     let mut hessian = Mat::<f64>::zeros(free.len(), free.len());
+    let at = |i: usize, by: f64| {
+        let mut moved = theta.to_vec();
+        moved[i] += by;
+        gradient(&moved)
+    };
     for (a, &i) in free.iter().enumerate() {
         let step = HESSIAN_STEP * width(i);
-        let moved = |by: f64| {
-            let mut t = theta.to_vec();
-            t[i] += by;
-            gradient(&t)
+        // Central differences inside the box; at a bound, forward towards its inside.
+        let (up, down, span) = if theta[i] - step >= lo[i] && theta[i] + step <= hi[i] {
+            (at(i, step), at(i, -step), 2.0 * step)
+        } else if hi[i] - theta[i] < step {
+            (Some(at_optimum.to_vec()), at(i, -step), step)
+        } else {
+            (at(i, step), Some(at_optimum.to_vec()), step)
         };
-        // Towards the inside of the box, so that the step never leaves it.
-        let step = if hi[i] - theta[i] < step { -step } else { step };
-        let Some(moved) = moved(step) else {
-            return vec![f64::INFINITY; params];
+        let (Some(up), Some(down)) = (up, down) else {
+            return unknown;
         };
         for (b, &j) in free.iter().enumerate() {
-            let slope = (moved[j] - at_optimum[j]) / step;
+            let slope = (up[j] - down[j]) / span;
             hessian[(a, b)] += 0.5 * slope;
             hessian[(b, a)] += 0.5 * slope;
         }
     }
-    let position = |k: usize| free.iter().position(|&i| i == first_param + k);
-    let inverse = hessian.llt(Side::Lower).ok().map(|llt| llt.inverse());
-    (0..params)
-        .map(|k| {
-            let Some(a) = position(k) else {
-                return f64::INFINITY;
-            };
-            let variance = match &inverse {
-                Some(inv) => inv[(a, a)],
-                // Not positive definite over every free coordinate: the param's own
-                // curvature, the others held.
-                None => 1.0 / hessian[(a, a)],
-            };
-            if variance > 0.0 && variance.is_finite() {
-                variance.sqrt()
-            } else {
-                f64::INFINITY
+    let Ok(eigen) = hessian.self_adjoint_eigen(Side::Lower) else {
+        return unknown;
+    };
+    let (values, vectors) = (eigen.S().column_vector(), eigen.U());
+    let largest = (0..free.len()).map(|e| values[e].abs()).fold(0.0, f64::max);
+    // Each param's place among the free coordinates (every param is free).
+    let place: Vec<usize> = (0..params)
+        .map(|k| free.iter().position(|&i| i == first_param + k).unwrap_or(0))
+        .collect();
+    let mut variance = vec![0.0; params];
+    let mut undetermined: Vec<Vec<f64>> = Vec::new();
+    for e in 0..free.len() {
+        let direction: Vec<f64> = place.iter().map(|&a| vectors[(a, e)]).collect();
+        let share: f64 = direction.iter().map(|v| v * v).sum();
+        if values[e] > FLAT * largest {
+            for (v, d) in variance.iter_mut().zip(&direction) {
+                *v += d * d / values[e];
             }
-        })
-        .collect()
+        } else if share > 1e-2 {
+            // Flat or concave where the params move: those moving most are undetermined.
+            undetermined.push(direction);
+        }
+    }
+    let mut undetermined = span(undetermined);
+    let prior_std = |k: usize| width(first_param + k) / 12f64.sqrt();
+    let mut std: Vec<f64> = (0..params).map(|k| variance[k].sqrt()).collect();
+    for direction in &undetermined {
+        let most = direction.iter().fold(0.0f64, |m, v| m.max(v.abs()));
+        for (s, v) in std.iter_mut().zip(direction) {
+            if v.abs() >= 0.1 * most {
+                *s = f64::INFINITY;
+            }
+        }
+    }
+    // A spread as wide as the box's: the widest direction of the params' marginal
+    // covariance (the column of the first such param) names what is undetermined.
+    let too_wide: Vec<usize> = (0..params).filter(|&k| std[k] > prior_std(k)).collect();
+    if let (true, Some(&k)) = (undetermined.is_empty(), too_wide.first()) {
+        let covariance = |j: usize| {
+            (0..free.len())
+                .filter(|&e| values[e] > FLAT * largest)
+                .map(|e| vectors[(place[j], e)] * vectors[(place[k], e)] / values[e])
+                .sum::<f64>()
+        };
+        undetermined.push((0..params).map(covariance).collect());
+    }
+    for k in too_wide {
+        std[k] = f64::INFINITY;
+    }
+    ParamSpread {
+        std: (std.into_iter())
+            .map(|s| {
+                if s > 0.0 && s.is_finite() {
+                    s
+                } else {
+                    f64::INFINITY
+                }
+            })
+            .collect(),
+        undetermined,
+    }
+}
+
+/// An orthonormal basis of what `directions` span, each kept where more than a tenth of
+/// it is new (nearly equal flat eigenvalues mix: two flat directions of the Hessian, one in
+/// a hyperparameter, may each move the same combination of params).
+fn span(mut directions: Vec<Vec<f64>>) -> Vec<Vec<f64>> {
+    directions.sort_by(|a, b| norm(b).total_cmp(&norm(a)));
+    let mut basis: Vec<Vec<f64>> = Vec::new();
+    for mut d in directions {
+        let before = norm(&d);
+        for b in &basis {
+            let along: f64 = d.iter().zip(b).map(|(x, y)| x * y).sum();
+            d.iter_mut().zip(b).for_each(|(x, y)| *x -= along * y);
+        }
+        let after = norm(&d);
+        if after > 0.1 * before {
+            basis.push(d.iter().map(|x| x / after).collect());
+        }
+    }
+    basis
+}
+
+fn norm(v: &[f64]) -> f64 {
+    v.iter().map(|x| x * x).sum::<f64>().sqrt()
 }
 
 #[cfg(test)]
@@ -287,6 +388,48 @@ mod tests {
         }
     }
 
+    /// The marginal standard deviation, over the free coordinates only: a coordinate fixed
+    /// by a box of zero width (a known noise) and a hyperparameter at its bound are held,
+    /// and the param's std is the inverse Hessian's diagonal, not its own curvature's.
+    #[test]
+    fn the_std_is_the_marginal_one_over_the_free_coordinates() {
+        // Coordinates: a free hyperparameter, a fixed one, one at its bound, a param.
+        let h = [
+            [2.0, 0.3, 0.5, 1.5],
+            [0.3, 1.0, 0.0, 0.2],
+            [0.5, 0.0, 3.0, 0.7],
+            [1.5, 0.2, 0.7, 2.0],
+        ];
+        let theta = [0.1, -2.0, -1.0, 0.4];
+        let (lo, hi) = ([-5.0, -2.0, -1.0, -10.0], [5.0, -2.0, 3.0, 10.0]);
+        let optimum = [0.2, -1.0, 0.5, 0.3];
+        let gradient = |t: &[f64]| -> Option<Vec<f64>> {
+            Some(
+                (0..4)
+                    .map(|i| (0..4).map(|j| h[i][j] * (t[j] - optimum[j])).sum())
+                    .collect(),
+            )
+        };
+        let at = gradient(&theta).unwrap();
+        let spread = laplace(gradient, (&theta, &at), (&lo, &hi), 1);
+        // Over coordinates 0 and 3: the inverse of [[2, 1.5], [1.5, 2]] at (3, 3).
+        let marginal = (2.0f64 / (4.0 - 2.25)).sqrt();
+        assert!(
+            (spread.std[0] - marginal).abs() < 1e-6,
+            "{spread:?} vs {marginal}"
+        );
+        assert!(spread.undetermined.is_empty());
+        // A direction the data leave flat: the param and the hyperparameter trade off.
+        let flat = |t: &[f64]| -> Option<Vec<f64>> {
+            let s = (t[0] - optimum[0]) + (t[3] - optimum[3]);
+            Some(vec![s, 0.0, 0.0, s])
+        };
+        let at = flat(&theta).unwrap();
+        let spread = laplace(flat, (&theta, &at), (&lo, &hi), 1);
+        assert_eq!(spread.std, vec![f64::INFINITY]);
+        assert_eq!(spread.undetermined.len(), 1);
+    }
+
     /// `u'' + k² u = 0` on [0, 1] at 24 points, `k` the param (on [1, 6]).
     struct Wave {
         z: Vec<f64>,
@@ -369,6 +512,6 @@ mod tests {
         assert!((k - best_k).abs() <= 0.1, "joint {k}, grid {best_k}");
         assert!(joint.nll <= best_nll + 1e-2, "{} vs {best_nll}", joint.nll);
         assert!((k - truth).abs() < 0.2, "k = {k}");
-        assert!(joint.param_std[0].is_finite() && joint.param_std[0] > 0.0);
+        assert!(joint.param_spread.std[0].is_finite() && joint.param_spread.std[0] > 0.0);
     }
 }

@@ -26,10 +26,19 @@ impl Rows {
         values: &[f64],
         residuals: &Residuals,
     ) -> Result<Rows, GpError> {
+        Rows::standardized(x, values, residuals, Standardizer::fit(values))
+    }
+
+    /// The rows with the values standardized by `standardizer` (another set's).
+    pub(super) fn standardized(
+        x: &[Vec<f64>],
+        values: &[f64],
+        residuals: &Residuals,
+        standardizer: Standardizer,
+    ) -> Result<Rows, GpError> {
         if x.is_empty() {
             return Err(GpError::Empty);
         }
-        let standardizer = Standardizer::fit(values);
         let mut y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
         // N[(f − m)/s] = (g − m c_0)/s for the standardized field.
         y.extend(
