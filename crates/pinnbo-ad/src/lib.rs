@@ -10,6 +10,7 @@ pub mod adam;
 pub mod collocation;
 pub mod dense_net;
 mod fused;
+pub mod interrupt;
 pub mod jet;
 pub mod linear;
 pub mod mlp;

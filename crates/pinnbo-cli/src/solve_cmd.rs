@@ -350,6 +350,9 @@ fn drive(
                         );
                         std::process::exit(128 + signal);
                     }
+                    // The fits and searches of the step under way return at once; the
+                    // run journals nothing of it.
+                    pinnbo_core::interrupt::request();
                     if flag.swap(true, Ordering::SeqCst) {
                         // The commands run in groups of their own: they would outlive us.
                         pinnbo_core::oracle::end_running_commands();

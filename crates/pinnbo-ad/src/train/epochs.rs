@@ -76,6 +76,10 @@ pub(super) fn run_epochs<F: Fit>(
     // The lowest full-batch loss and the weights it was taken at (before that epoch's step).
     let mut kept: Option<(f64, F::Weights)> = None;
     for epoch in 0..config.epochs {
+        if crate::interrupt::requested() {
+            stopped_early = true;
+            break;
+        }
         let epoch_batches = observation_batches(n, config.batch, &mut rng);
         let mut total = 0.0;
         for observations in &epoch_batches {

@@ -131,7 +131,7 @@ fn over_lattice(
     let mut best = start;
     for _ in 0..LATTICE_MOVES {
         let neighbours = domain.neighbours(&best.0);
-        if neighbours.is_empty() {
+        if neighbours.is_empty() || pinnbo_ad::interrupt::requested() {
             break;
         }
         let values = score_many(&neighbours);
@@ -240,6 +240,9 @@ fn refine(
     // A twentieth of the widest interval: 0.05 in the whole cube.
     let mut step = 0.05 * bounds.iter().map(|(lo, hi)| hi - lo).fold(0.0, f64::max);
     for _ in 0..REFINE_STEPS {
+        if pinnbo_ad::interrupt::requested() {
+            break;
+        }
         let mut shifted = Vec::with_capacity(2 * d * d);
         let mut widths = Vec::with_capacity(d);
         for i in 0..d {

@@ -46,6 +46,9 @@ pub fn minimize(
     let (mut value, mut grad) = f(&x)?;
     let mut pairs: Vec<(Vec<f64>, Vec<f64>)> = Vec::new();
     for _ in 0..stop.iterations {
+        if pinnbo_ad::interrupt::requested() {
+            break;
+        }
         let free: Vec<bool> = (0..x.len())
             .map(|i| !((x[i] <= lo[i] && grad[i] > 0.0) || (x[i] >= hi[i] && grad[i] < 0.0)))
             .collect();

@@ -449,10 +449,12 @@ impl Run {
             index: slot,
             source: Box::new(e),
         };
-        let p = self
-            .strategy
-            .propose(&self.space, &history, &mut rng)
-            .map_err(failed)?;
+        let proposed = self.strategy.propose(&self.space, &history, &mut rng);
+        // A stop asked for during the proposal cut its fits short: nothing of it is kept.
+        if pinnbo_ad::interrupt::requested() {
+            return Err(RunError::Interrupted(self.records.len()));
+        }
+        let p = proposed.map_err(failed)?;
         if let Some(bytes) = self.strategy.state().map_err(failed)? {
             strategy_state::save(&self.dir, slot, self.last_proposal(), &bytes)?;
         }

@@ -337,6 +337,9 @@ impl PdeGp {
         // Grid points below the shortest length scale all moved onto it: score them once.
         grid.dedup();
         let score = |h: PdeHyper| {
+            if pinnbo_ad::interrupt::requested() {
+                return None;
+            }
             let value = source.with(&h.params, |rows, _| value_only(rows, model, &h))?;
             Some((value, h))
         };
@@ -398,7 +401,10 @@ impl PdeGp {
         };
         // Starts one after another: each fit's Gram rows already run in parallel.
         let mut best: Option<(f64, Vec<f64>)> = None;
-        for start in &candidates {
+        for start in candidates
+            .iter()
+            .take_while(|_| !pinnbo_ad::interrupt::requested())
+        {
             // From the previous optimum, a few iterations continue last step's fit: over the
             // steps the optimization goes on where it left off, at a fraction of the cost.
             let stop = match Some(start) == previous.as_ref() {
