@@ -616,3 +616,57 @@ fn evaluations_running_at_once_leave_the_constants_where_one_at_a_time_puts_them
         "three at once: {three}, one at a time: {one} ± {std}"
     );
 }
+
+/// `tell --constraints` takes each constraint by name, as `--objective` takes objectives:
+/// the values land in the file's order; a name left out or unknown is refused with the usage.
+#[test]
+fn constraints_are_told_by_name_too() {
+    let lab = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../problems/lab.pde"
+    ))
+    .unwrap();
+    let dir = scratch("tell-constraints-by-name", &lab, &[]);
+    asked(&dir, &["ask", "problem.pde", "--out", "run", "-n", "2"]);
+    let tell = |id: &str, constraints: &str| {
+        pinnbo(
+            &dir,
+            &[
+                "tell",
+                "run",
+                "--id",
+                id,
+                "--objective",
+                "0.8",
+                "--constraints",
+                constraints,
+            ],
+        )
+    };
+    let told = tell("0", "purity=0.1,cooling=-0.2");
+    assert!(told.status.success(), "{}", text(&told.stderr));
+    let missing = tell("1", "cooling=-0.2");
+    assert_eq!(
+        text(&missing.stderr),
+        "error: --constraints gives no value for purity\n"
+    );
+    let unknown = tell("1", "cool=-0.2,purity=1");
+    assert_eq!(
+        text(&unknown.stderr),
+        "error: `cool` is not a constraint; --constraints takes each constraint by name: \
+         cooling=..,purity=..\n"
+    );
+    let positional = tell("1", "-0.3,0.2");
+    assert!(positional.status.success(), "{}", text(&positional.stderr));
+    let told: Vec<Value> = records(&dir.join("run"))
+        .iter()
+        .map(|r| r["observed"]["constraints"].clone())
+        .collect();
+    assert_eq!(
+        told,
+        [
+            serde_json::json!([-0.2, 0.1]),
+            serde_json::json!([-0.3, 0.2])
+        ]
+    );
+}

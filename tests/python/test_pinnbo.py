@@ -260,6 +260,7 @@ def test_several_objectives_give_a_pareto_set(tmp_path):
     text = "var x in [0, 1]\nminimize cost: 0\nmaximize gain: 0\noracle external\n" \
         "budget 8, init 4\n"
     problem = pinnbo.Problem.from_str(text, name="two.pde")
+    assert (problem.sense, problem.senses) == ("mixed", ["minimize", "maximize"])
     opt = problem.solve(lambda p: {"cost": float(p[0]), "gain": float(p[0] ** 0.5)}, out=tmp_path / "two")
     front = opt.pareto
     summary = json.loads((tmp_path / "two" / "summary.json").read_text())

@@ -52,6 +52,7 @@ pub struct AskOptions {
 #[command(
     after_help = "Examples:\n  pinnbo tell beam-lab --id 10 --objective 0.731\n  \
                         pinnbo tell branin-lab --id 12 --objective 3.2 --constraints -0.5\n  \
+                        pinnbo tell lab --id 3 --objective 0.8 --constraints cooling=-0.2,purity=0.1\n  \
                         pinnbo tell beam-lab --id 11 --failed \"the rig overheated\"\n  \
                         pinnbo tell beam-lab --at x=0.4 --objective 0.9\n  \
                         pinnbo tell design-lab --id 7 --objective weight=3.1,sag=0.02"
@@ -69,9 +70,10 @@ pub struct TellOptions {
     /// `weight=3.1,sag=0.02`.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "failed")]
     pub objective: Option<String>,
-    /// The constraints' measured values, comma-separated in the file's order.
-    #[arg(long, allow_hyphen_values = true, value_delimiter = ',')]
-    pub constraints: Vec<f64>,
+    /// The constraints' measured values: comma-separated in the file's order, or each by
+    /// name, `cooling=-0.2,purity=0.1`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub constraints: Option<String>,
     /// What the sensors read, one field at a time in the order of its `sensors`
     /// statements: `--sensors T=0.1,0.2,0.4` (repeat for another field).
     #[arg(long, allow_hyphen_values = true)]
@@ -119,12 +121,13 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
     };
     let outcome = match (&o.failed, &o.objective) {
         (Some(why), _) => Outcome::Failed(why.clone()),
-        (None, Some(told)) => match (objectives(run.problem(), told))
-            .and_then(|values| Ok((values, sensors(run.problem(), &o.sensors)?)))
-        {
-            Ok((values, sensors)) => Outcome::Values(Evaluation {
+        (None, Some(told)) => match (objectives(run.problem(), told)).and_then(|values| {
+            let constraints = constraints(run.problem(), o.constraints.as_deref())?;
+            Ok((values, constraints, sensors(run.problem(), &o.sensors)?))
+        }) {
+            Ok((values, constraints, sensors)) => Outcome::Values(Evaluation {
                 objectives: values,
-                constraints: o.constraints.clone(),
+                constraints,
                 sensors,
             }),
             Err(message) => {
@@ -176,7 +179,6 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
     Exit::Success
 }
 
-/// `--objective`: a number, or with several objectives `name=value` for each.
 /// `--sensors T=0.1,0.2` (each field once) as the problem's sensor values in order.
 fn sensors(problem: &Problem, told: &[String]) -> Result<Vec<f64>, String> {
     let usage = || {
@@ -207,6 +209,7 @@ fn sensors(problem: &Problem, told: &[String]) -> Result<Vec<f64>, String> {
     pinnbo_core::oracle::sensors_by_field(&groups, &given).map_err(|e| format!("--sensors: {e}"))
 }
 
+/// `--objective`: a number, or with several objectives `name=value` for each.
 fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
     let names = problem.objective_names();
     if !problem.is_multi_objective() {
@@ -214,7 +217,32 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
             .map(|v| vec![v])
             .map_err(|_| format!("--objective must be a number, found `{told}`"));
     }
-    let usage = format!("--objective takes each objective by name: {}", {
+    by_name("--objective", ("an", "objective"), &names, told)
+}
+
+/// `--constraints`: numbers in the file's order (checked against the problem later, as a
+/// command's are), or each constraint by name, `cooling=-0.2,purity=0.1`.
+fn constraints(problem: &Problem, told: Option<&str>) -> Result<Vec<f64>, String> {
+    let Some(told) = told else {
+        return Ok(Vec::new());
+    };
+    let numbers: Result<Vec<f64>, _> = told.split(',').map(|v| v.trim().parse()).collect();
+    if let Ok(numbers) = numbers {
+        return Ok(numbers);
+    }
+    let names: Vec<String> = problem.constraints.iter().map(|c| c.name.clone()).collect();
+    by_name("--constraints", ("a", "constraint"), &names, told)
+}
+
+/// `told` as `name=value` for each of `names`, in their order: none unknown, twice or left
+/// out (`flag` and `what`, an article and a noun, name them in the messages).
+fn by_name(
+    flag: &str,
+    (article, what): (&str, &str),
+    names: &[String],
+    told: &str,
+) -> Result<Vec<f64>, String> {
+    let usage = format!("{flag} takes each {what} by name: {}", {
         let each: Vec<String> = names.iter().map(|n| format!("{n}=..")).collect();
         each.join(",")
     });
@@ -224,10 +252,10 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
         let k = names.iter().position(|n| *n == a.name);
         match (k, a.index, a.value) {
             (Some(k), None, _) if values[k].is_some() => {
-                return Err(format!("--objective gives `{}` twice", a.name))
+                return Err(format!("{flag} gives `{}` twice", a.name))
             }
             (Some(k), None, crate::formats::Assigned::Scalar(v)) => values[k] = Some(v),
-            (None, ..) => return Err(format!("`{}` is not an objective; {usage}", a.name)),
+            (None, ..) => return Err(format!("`{}` is not {article} {what}; {usage}", a.name)),
             _ => return Err(usage),
         }
     }
@@ -237,10 +265,7 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
         .collect();
     match missing.is_empty() {
         true => Ok(values.into_iter().flatten().collect()),
-        false => Err(format!(
-            "--objective gives no value for {}",
-            missing.join(", ")
-        )),
+        false => Err(format!("{flag} gives no value for {}", missing.join(", "))),
     }
 }
 

@@ -225,10 +225,8 @@ pub enum StmtKind {
         field: Ident,
         at: SensorPoints,
     },
-    Const {
-        name: Ident,
-        value: Expr,
-    },
+    /// `const g = 9.81, rho = 1000`: each name and its value.
+    Const(Vec<(Ident, Expr)>),
     /// `param k in [lo, hi] log`: an unknown constant of the pde.
     Param {
         name: Ident,

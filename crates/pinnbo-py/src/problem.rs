@@ -93,13 +93,26 @@ impl Problem {
             .collect()
     }
 
-    /// `"minimize"` or `"maximize"`.
+    /// `"minimize"` or `"maximize"`; with several objectives that do not agree, `"mixed"`
+    /// (`senses` has each).
     #[getter]
     fn sense(&self) -> &'static str {
-        match self.inner.objective.sense {
-            Sense::Minimize => "minimize",
-            Sense::Maximize => "maximize",
+        let senses = self.senses();
+        match senses.iter().all(|s| *s == senses[0]) {
+            true => senses[0],
+            false => "mixed",
         }
+    }
+
+    /// Each objective's sense, in the file's order.
+    #[getter]
+    fn senses(&self) -> Vec<&'static str> {
+        (self.inner.objectives())
+            .map(|o| match o.sense {
+                Sense::Minimize => "minimize",
+                Sense::Maximize => "maximize",
+            })
+            .collect()
     }
 
     /// The method a run uses unless told otherwise: the file's, or the default for its pde.

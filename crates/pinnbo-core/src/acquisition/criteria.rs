@@ -78,6 +78,42 @@ pub fn log_probability_nonpositive(mean: f64, std: f64) -> f64 {
     }
 }
 
+/// A score's term of the point itself, with its gradient in the point.
+type PointTerm<'a> = dyn Fn(&[f64]) -> (f64, Vec<f64>) + Sync + 'a;
+
+/// How far an evaluation sent elsewhere keeps from every point already evaluated, in each
+/// coordinate: a tenth of the model's length scale there (closer, the kernel's correlation
+/// with that point is above 0.995: the evaluation measures nearly nothing new), and at least
+/// a thousandth of the box.
+const APART: (f64, f64) = (0.1, 1e-3);
+
+/// `log(1 − 1/d²)` with `d` the distance from `u` to the nearest of `points` in units of
+/// `radii` (one per coordinate), and its gradient: −∞ within the radii of a point, about 0
+/// a few radii away.
+fn log_away(u: &[f64], points: &[&[f64]], radii: &[f64]) -> (f64, Vec<f64>) {
+    let squared = |p: &[f64]| {
+        (p.iter().zip(u).zip(radii))
+            .map(|((a, b), r)| ((a - b) / r).powi(2))
+            .sum::<f64>()
+    };
+    let Some(nearest) = points
+        .iter()
+        .min_by(|a, b| squared(a).total_cmp(&squared(b)))
+    else {
+        return (0.0, vec![0.0; u.len()]);
+    };
+    let d2 = squared(nearest);
+    if d2 <= 1.0 {
+        return (f64::NEG_INFINITY, vec![0.0; u.len()]);
+    }
+    // d/du_i log(1 − 1/d²) = 2 (u_i − p_i) / (r_i² d² (d² − 1)).
+    let slope = 2.0 / (d2 * (d2 - 1.0));
+    let grad = (u.iter().zip(*nearest).zip(radii))
+        .map(|((a, b), r)| slope * (a - b) / (r * r))
+        .collect();
+    ((-1.0 / d2).ln_1p(), grad)
+}
+
 /// log φ(z).
 fn log_pdf(z: f64) -> f64 {
     -0.5 * z * z - 0.5 * (2.0 * std::f64::consts::PI).ln()
@@ -185,30 +221,47 @@ impl GpModels<'_> {
         let log_ei = log_ei
             .as_ref()
             .map(|f| f as &(dyn Fn(f64, f64) -> f64 + Sync));
-        let (unit, log_value) = self.maximize_log_score(log_ei, domain, search, rng);
+        let (unit, log_value) = self.maximize_log_score(log_ei, None, domain, search, rng);
         (unit, log_value.exp())
     }
 
     /// The point of `domain` where the objective's posterior standard deviation times the
-    /// probability of feasibility is largest (logs added), and that standard deviation: where
-    /// an evaluation teaches the model most.
+    /// probability of feasibility, and with an `incumbent` the probability of lying below it,
+    /// is largest (logs added), away from the points of `apart` ([`APART`]); and that
+    /// standard deviation: where an evaluation teaches the model most among the new points
+    /// that could improve on the best. Without that probability a model sure of the field
+    /// everywhere sends the evaluations to wherever its tiny uncertainty is largest, the
+    /// field's maxima included (docs/decisions.md "Where an evaluation goes instead of a
+    /// repeat").
     pub fn maximize_uncertainty(
         &self,
+        incumbent: Option<f64>,
+        apart: &[&[f64]],
         domain: &Domain,
         search: Search,
         rng: &mut ChaCha8Rng,
     ) -> (Vec<f64>, f64) {
-        let log_sd = |_: f64, s: f64| s.max(f64::MIN_POSITIVE).ln();
-        let (unit, log_sd) = self.maximize_log_score(Some(&log_sd), domain, search, rng);
-        (unit, log_sd.exp())
+        let log_score = |m: f64, s: f64| {
+            let below = incumbent.map_or(0.0, |best| log_probability_nonpositive(m - best, s));
+            s.max(f64::MIN_POSITIVE).ln() + below
+        };
+        let radii: Vec<f64> = (self.objective.lengthscales().iter())
+            .map(|l| (APART.0 * l).max(APART.1))
+            .collect();
+        let away = |u: &[f64]| log_away(u, apart, &radii);
+        let (unit, _) = self.maximize_log_score(Some(&log_score), Some(&away), domain, search, rng);
+        let sd = self.objective.predict(&unit).1;
+        (unit, sd)
     }
 
     /// The point of `domain` that maximizes `log_score(mean, std)` of the objective's
-    /// prediction (none: 0) plus every constraint's log probability of feasibility, and that
-    /// maximum: by [`maximize_smooth`], candidates screened in batches.
+    /// prediction (none: 0) plus every constraint's log probability of feasibility plus
+    /// `at(u)` (a term of the point itself, with its gradient), and that maximum: by
+    /// [`maximize_smooth`], candidates screened in batches.
     fn maximize_log_score(
         &self,
         log_score: Option<&(dyn Fn(f64, f64) -> f64 + Sync)>,
+        at: Option<&PointTerm<'_>>,
         domain: &Domain,
         search: Search,
         rng: &mut ChaCha8Rng,
@@ -224,6 +277,11 @@ impl GpModels<'_> {
                 total.0 += v;
                 total.1.iter_mut().zip(grad).for_each(|(a, b)| *a += b);
             }
+            if let Some(at) = at {
+                let (v, grad) = at(u);
+                total.0 += v;
+                total.1.iter_mut().zip(grad).for_each(|(a, b)| *a += b);
+            }
             Some(total)
         };
         let screen = |points: &[Vec<f64>]| -> Vec<f64> {
@@ -232,6 +290,11 @@ impl GpModels<'_> {
                 let predictions = objective.predict_batch(points);
                 for (t, (m, s)) in total.iter_mut().zip(predictions) {
                     *t += f(m, s);
+                }
+            }
+            if let Some(at) = at {
+                for (t, p) in total.iter_mut().zip(points) {
+                    *t += at(p).0;
                 }
             }
             total

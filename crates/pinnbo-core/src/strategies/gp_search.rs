@@ -240,8 +240,10 @@ impl GpSearch {
                 if repeats_an_observation(&unit, history, &objective.lengthscales()) {
                     // The best point is one the model already has: evaluating it again cannot
                     // lower the best value found, so the evaluation goes where the model knows
-                    // least.
-                    let (unit, sd) = models.maximize_uncertainty(&domain, self.search, rng);
+                    // least among the points that could.
+                    let seen: Vec<&[f64]> = history.iter().map(|o| o.unit.as_slice()).collect();
+                    let (unit, sd) =
+                        models.maximize_uncertainty(incumbent, &seen, &domain, self.search, rng);
                     report = report.with("explored_std", sd);
                     (unit, value)
                 } else {

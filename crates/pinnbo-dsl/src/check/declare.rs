@@ -11,12 +11,16 @@ pub(super) fn declarations(cx: &mut Checker, file: &ast::File) {
     let mut definitions = Vec::new();
     for stmt in &file.statements {
         match &stmt.kind {
-            StmtKind::Const { name, value } => match cx.constant(value, "the constant") {
-                Some(v) => {
-                    cx.declare(name, Declared::Const(v));
+            StmtKind::Const(items) => {
+                for (name, value) in items {
+                    match cx.constant(value, "the constant") {
+                        Some(v) => {
+                            cx.declare(name, Declared::Const(v));
+                        }
+                        None => cx.poison(name),
+                    }
                 }
-                None => cx.poison(name),
-            },
+            }
             StmtKind::Param {
                 name,
                 lo,
@@ -451,5 +455,26 @@ impl Lowerer<'_> {
         for p in params {
             self.bind(&p.name, Expr::Const(1.0));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{compile, Source};
+
+    /// `const` takes several names at once, as `var` does, each usable after it; a value
+    /// that is not a constant is refused at that item.
+    #[test]
+    fn several_constants_are_declared_at_once() {
+        let text = "const a = 1, b = 2*a, c = a + b\nvar x in [0, c]\nminimize (x - b)^2\n";
+        let problem = compile(&Source::new("c.pde", text)).unwrap().problem;
+        assert_eq!((problem.coords[0].lo, problem.coords[0].hi), (0.0, 3.0));
+        let refused = compile(&Source::new(
+            "c.pde",
+            "const a = 1, b = x\nvar x in [0, 1]\n",
+        ));
+        let e = refused.err().expect("refused");
+        let first = &e.diagnostics[0];
+        assert!(first.message.contains("`x`"), "{}", first.message);
     }
 }

@@ -638,7 +638,7 @@ fn statement(cx: &mut Checker, seen: &mut Seen, p: &mut Partial, index: usize, s
         }
         StmtKind::Var(_)
         | StmtKind::Coord(_)
-        | StmtKind::Const { .. }
+        | StmtKind::Const(_)
         | StmtKind::Param { .. }
         | StmtKind::Fn { .. }
         | StmtKind::Field { .. } => {}

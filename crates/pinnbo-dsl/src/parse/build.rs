@@ -91,13 +91,13 @@ impl Builder<'_> {
                     at: self.sensor_points(it.next()?)?,
                 }
             }
-            Rule::const_decl => {
-                let name = self.ident(it.next()?);
-                StmtKind::Const {
-                    name,
-                    value: self.expr(it.next()?),
-                }
-            }
+            Rule::const_decl => StmtKind::Const(
+                it.filter_map(|item| {
+                    let mut parts = significant(item);
+                    Some((self.ident(parts.next()?), self.expr(parts.next()?)))
+                })
+                .collect(),
+            ),
             Rule::param_decl => {
                 let name = self.ident(it.next()?);
                 let bounds = it.next()?;

@@ -18,6 +18,7 @@ class RunError(RuntimeError):
 
 class Best(TypedDict):
     x: npt.NDArray[np.float64]
+    at: dict[str, Union[float, int, str]]  # the point by name, as a user writes it
     objective: float
     clean_objective: Optional[float]
     constraints: list[float]
@@ -37,13 +38,16 @@ class Parameter(_ParameterEstimate, total=False):
     at_bound: str  # "lower" or "upper": the fit ended on that bound of the box
     undetermined: str  # what the data determine instead, e.g. "only k/c is determined by the data"
 
-class History(TypedDict):
+class _HistoryColumns(TypedDict):
     x: npt.NDArray[np.float64]
     objective: npt.NDArray[np.float64]
     constraints: npt.NDArray[np.float64]
     failure: list[Optional[str]]
     phase: list[str]
     id: list[int]
+
+class History(_HistoryColumns, total=False):
+    objectives: npt.NDArray[np.float64]  # (n, k), with several objectives: each, in the file's order
 
 class Problem:
     """A checked optimization problem (`.pde`)."""
@@ -70,7 +74,10 @@ class Problem:
         """The constraints' names, in order (each feasible when `<= 0`)."""
     @property
     def sense(self) -> str:
-        """`"minimize"` or `"maximize"`."""
+        """`"minimize"` or `"maximize"`; `"mixed"` where several objectives disagree."""
+    @property
+    def senses(self) -> list[str]:
+        """Each objective's sense, in the file's order."""
     @property
     def method(self) -> str:
         """The method a run uses unless told otherwise."""
