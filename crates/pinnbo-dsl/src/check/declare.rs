@@ -473,7 +473,7 @@ mod tests {
             "c.pde",
             "const a = 1, b = x\nvar x in [0, 1]\n",
         ));
-        let e = refused.err().expect("refused");
+        let e = refused.expect_err("refused");
         let first = &e.diagnostics[0];
         assert!(first.message.contains("`x`"), "{}", first.message);
     }
