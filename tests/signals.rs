@@ -87,16 +87,25 @@ fn a_second_signal_during_parallel_evaluations_ends_the_commands() {
     );
 }
 
-/// A signal during a long fit ends the run at the fit's next iteration, not once the step is
-/// done (issue 53, item 8): the step is not journaled, the four evaluations before it are,
-/// and the run can be resumed. The fit of 3,000 residual rows takes minutes; the stop takes
-/// one evaluation of its likelihood.
-#[test]
-fn a_signal_during_a_long_fit_ends_the_run_without_the_step() {
-    let problem = "var x in [0, 1], y in [0, 1]\nfield f(x, y) = sin(3*x)*exp(-3*y)\n\
-        pde laplacian(f) = 0\nminimize f\nbudget 6, init 4 sobol\n\
-        method physics-gp { residual_points 3000 }\n";
-    let dir = scratch("signals-long-fit", problem, &[]);
+/// A 2-D field under Laplace's equation fitted by physics-gp at 3,000 residual rows (a fit
+/// of minutes), four evaluations of design and a budget of `budget`.
+fn long_fit(budget: usize) -> String {
+    format!(
+        "var x in [0, 1], y in [0, 1]\nfield f(x, y) = sin(3*x)*exp(-3*y)\n\
+         pde laplacian(f) = 0\nminimize f\nbudget {budget}, init 4 sobol\n\
+         method physics-gp {{ residual_points 3000 }}\n"
+    )
+}
+
+/// Solves `problem` in a scratch folder `name` and sends one SIGTERM two seconds after the
+/// design's four evaluations are journaled; the exit status and stderr, once it ended (at
+/// most `limit` after the signal), and the folder.
+fn signalled_after_the_design(
+    name: &str,
+    problem: &str,
+    limit: Duration,
+) -> (std::process::ExitStatus, String, std::path::PathBuf) {
+    let dir = scratch(name, problem, &[]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_pinnbo"))
         .args(["solve", "problem.pde", "--out", "run", "--quiet"])
         .current_dir(&dir)
@@ -108,13 +117,9 @@ fn a_signal_during_a_long_fit_ends_the_run_without_the_step() {
     let journal = dir.join("run/journal.jsonl");
     // The header and four records.
     while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 5 {
-        assert!(
-            Instant::now() < deadline,
-            "the initial design was never journaled"
-        );
+        assert!(Instant::now() < deadline, "the design was never journaled");
         std::thread::sleep(Duration::from_millis(50));
     }
-    // Into the first step's fit.
     std::thread::sleep(Duration::from_secs(2));
     let sent = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
@@ -126,14 +131,25 @@ fn a_signal_during_a_long_fit_ends_the_run_without_the_step() {
         if let Some(status) = child.try_wait().unwrap() {
             break status;
         }
-        if signalled.elapsed() > Duration::from_secs(120) {
+        if signalled.elapsed() > limit {
             child.kill().unwrap();
-            panic!("the fit went on for two minutes after the signal");
+            panic!("still running {limit:?} after the signal");
         }
         std::thread::sleep(Duration::from_millis(50));
     };
     let mut err = String::new();
     std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    (status, err, dir)
+}
+
+/// A signal during a long fit ends the run at the fit's next iteration, not once the step is
+/// done (issue 53, item 8): the step is not journaled, the four evaluations before it are,
+/// and the run can be resumed. The fit takes minutes; the stop, one evaluation of its
+/// likelihood.
+#[test]
+fn a_signal_during_a_long_fit_ends_the_run_without_the_step() {
+    let (status, err, dir) =
+        signalled_after_the_design("signals-long-fit", &long_fit(6), Duration::from_secs(120));
     assert_eq!(status.code(), Some(3), "{err}");
     assert!(
         err.contains("error: interrupted by a signal after 4 evaluations"),
@@ -143,48 +159,12 @@ fn a_signal_during_a_long_fit_ends_the_run_without_the_step() {
 }
 
 /// Once the run is journaled and its outputs are being written (here the surrogate's
-/// picture, whose fit of 3,000 residual rows takes minutes), a signal ends `solve` at once
-/// (issue 53, item 9): the signal's exit, a note that the journal is whole and how to write
-/// the outputs again.
+/// picture, whose fit takes minutes), a signal ends `solve` at once (issue 53, item 9): the
+/// signal's exit, a note that the journal is whole and how to write the outputs again.
 #[test]
 fn a_signal_while_the_outputs_are_written_ends_solve_at_once() {
-    let problem = "var x in [0, 1], y in [0, 1]\nfield f(x, y) = sin(3*x)*exp(-3*y)\n\
-        pde laplacian(f) = 0\nminimize f\nbudget 4, init 4 sobol\n\
-        method physics-gp { residual_points 3000 }\n";
-    let dir = scratch("signals-outputs", problem, &[]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pinnbo"))
-        .args(["solve", "problem.pde", "--out", "run", "--quiet"])
-        .current_dir(&dir)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    let journal = dir.join("run/journal.jsonl");
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 5 {
-        assert!(Instant::now() < deadline, "the run was never journaled");
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    // Into the surrogate picture's fit.
-    std::thread::sleep(Duration::from_secs(2));
-    let sent = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(sent.success());
-    let signalled = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if signalled.elapsed() > Duration::from_secs(60) {
-            child.kill().unwrap();
-            panic!("the outputs went on for a minute after the signal");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let mut err = String::new();
-    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut err).unwrap();
+    let (status, err, dir) =
+        signalled_after_the_design("signals-outputs", &long_fit(4), Duration::from_secs(60));
     assert_eq!(status.code(), Some(143), "{err}");
     assert!(
         err.contains(
