@@ -7,12 +7,12 @@ use common::pinnbo;
 use serde_json::Value;
 use support::{scratch, text};
 
-/// Solves `body` (a 1-D closed-form field with params) with physics-gp, eight evaluations:
-/// the printed report and `summary.json`'s `parameters`.
-fn solved(name: &str, body: &str) -> (String, Value) {
+/// Solves `body` (a 1-D closed-form field with params) with physics-gp and `settings`,
+/// eight evaluations: the printed report and `summary.json`'s `parameters`.
+fn solved(name: &str, body: &str, settings: &str) -> (String, Value) {
     let problem = format!(
         "problem \"{name}\"\n{body}budget 8, init 6 sobol\n\
-         method physics-gp {{ residual_points 64 }}\n"
+         method physics-gp {{ residual_points 64{settings} }}\n"
     );
     let dir = scratch(name, &problem, &[]);
     let out = pinnbo(
@@ -26,13 +26,15 @@ fn solved(name: &str, body: &str) -> (String, Value) {
 }
 
 /// Where the data determine only a ratio, neither param has a standard deviation and the
-/// report says which combination is determined, in `summary.json` and on the screen.
+/// report says which combination is determined, in `summary.json` and on the screen
+/// (`check none`: whatever the model check would say of the pde at the last step).
 #[test]
 fn a_ratio_alone_is_reported_as_such() {
     let (report, parameters) = solved(
         "ratio",
         "var x in [0, 1]\nparam a in [0.5, 5] log\nparam b in [0.5, 5] log\n\
          field u(x) = 1.5*x*(1 - x)\npde a*dxx(u) = -b\nminimize u\n",
+        ", check none",
     );
     for name in ["a", "b"] {
         assert_eq!(parameters[name]["std"], Value::Null, "{parameters}");
@@ -53,6 +55,7 @@ fn a_param_on_its_bound_is_flagged() {
         "bound",
         "var x in [0, 1]\nparam k in [0.5, 2.8]\nfield u(x) = 1.5*x*(1 - x)\n\
          pde dxx(u) = -k\nminimize u\n",
+        "",
     );
     assert_eq!(parameters["k"]["at_bound"], "upper", "{parameters}");
     assert!(
