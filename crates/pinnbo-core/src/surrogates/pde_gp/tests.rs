@@ -1,7 +1,10 @@
+use super::fit::{shortest_lengthscale, LENGTHSCALE};
 use super::kernel::Term;
+use super::likelihood::objective;
 use super::*;
 use crate::numerics::cholesky::Spd;
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Kernel, Mean};
+use crate::surrogates::Starts;
 use crate::surrogates::{dot, log_normal_density};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
