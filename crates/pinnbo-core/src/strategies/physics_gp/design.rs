@@ -258,7 +258,7 @@ impl Strategy for PhysicsDesign {
                 .with("loo_without_pde", w.leave_one_out());
         }
         if let Some(params) = &self.params {
-            diagnostics = params.report(diagnostics, &with_pde, keep);
+            diagnostics = params.report(diagnostics, &with_pde);
         }
         let alone = fit_alone(&self.gp, history, None, rng)?;
         let field_loo = match (keep, &without) {

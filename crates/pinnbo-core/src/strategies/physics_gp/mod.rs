@@ -462,7 +462,7 @@ impl Strategy for PhysicsGp {
         let faces = self.faces_at_estimate(fit.with_pde()) && fit.keeps_pde();
         let mut fitted = fitted.with("pde_kept", fit.keeps_pde());
         if let Some(params) = &self.params {
-            fitted = params.report(fitted, fit.with_pde(), fit.keeps_pde());
+            fitted = params.report(fitted, fit.with_pde());
         }
         let objective = FittedObjective {
             model: fit.model(),

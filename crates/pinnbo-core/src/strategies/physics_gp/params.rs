@@ -158,23 +158,9 @@ impl PdeParams {
         }
     }
 
-    /// `diagnostics` with the estimate under `parameters`. Where the step's check dropped
-    /// the pde (`confirmed` false: the model without it predicts the observations better),
-    /// no param has a standard deviation: the curvature of a likelihood the data do not
-    /// confirm is no measure of what they say (10 seeds of a rod reported k = 1.972 ± 0.0003
-    /// for a truth of 2.5 there; docs/decisions.md).
-    pub fn report(&self, diagnostics: Diagnostics, gp: &PdeGp, confirmed: bool) -> Diagnostics {
-        let mut estimate = self.estimate(gp);
-        if let (false, Value::Object(all)) = (confirmed, &mut estimate) {
-            for one in all.values_mut().filter_map(Value::as_object_mut) {
-                one.insert("std".into(), Value::Null);
-                one.insert(
-                    "undetermined".into(),
-                    json!("the data do not confirm the pde at this estimate"),
-                );
-            }
-        }
-        diagnostics.with(PARAMETERS, estimate)
+    /// `diagnostics` with the estimate under `parameters`.
+    pub fn report(&self, diagnostics: Diagnostics, gp: &PdeGp) -> Diagnostics {
+        diagnostics.with(PARAMETERS, self.estimate(gp))
     }
 }
 
@@ -318,22 +304,6 @@ mod tests {
                 "{e}"
             );
         }
-    }
-
-    /// Where the check drops the pde, no param has a std: a rod whose source term is
-    /// missing from the pde (`u'' + k u = 0` against `u = sin(1.7x) + 0.2x`) keeps none.
-    #[test]
-    fn an_estimate_the_data_do_not_confirm_has_no_std() {
-        let e = estimate(
-            "var x in [0, 2]\nparam k in [0.5, 8] log\n\
-             field u(x) = sin(1.7*x) + 0.8*x\npde dxx(u) + k*u = 0\nminimize u\n",
-            10,
-        );
-        assert_eq!(e["k"]["std"], Value::Null, "{e}");
-        assert_eq!(
-            e["k"]["undetermined"], "the data do not confirm the pde at this estimate",
-            "{e}"
-        );
     }
 
     /// A param whose truth lies outside its box ends on the bound, and says so.
