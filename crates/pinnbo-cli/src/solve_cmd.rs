@@ -335,10 +335,8 @@ fn drive(
     } else {
         ProgressBar::new(run.config().budget as u64)
     };
-    let stop = Arc::new(AtomicBool::new(false));
     match Signals::new([SIGINT, SIGTERM]) {
         Ok(mut signals) => {
-            let flag = stop.clone();
             let (writing, dir) = (writing.clone(), run.dir().to_path_buf());
             std::thread::spawn(move || {
                 for signal in signals.forever() {
@@ -350,20 +348,21 @@ fn drive(
                         );
                         std::process::exit(128 + signal);
                     }
-                    // The fits and searches of the step under way return at once; the
-                    // run journals nothing of it.
-                    pinnbo_core::interrupt::request();
-                    if flag.swap(true, Ordering::SeqCst) {
-                        // The commands run in groups of their own: they would outlive us.
+                    if pinnbo_core::interrupt::requested() {
+                        // The second: the commands run in groups of their own, and would
+                        // outlive us.
                         pinnbo_core::oracle::end_running_commands();
                         std::process::exit(128 + signal);
                     }
+                    // The first: the run stops before its next evaluation, and the fits and
+                    // searches of a step under way return at once (nothing of it is kept).
+                    pinnbo_core::interrupt::request();
                 }
             });
         }
         Err(e) => bar.println(format!("warning: signals will stop the run at once: {e}")),
     }
-    let progress = Progress { bar, stop };
+    let progress = Progress { bar };
     match parallel {
         Some(workers) => run.drive_parallel(usize::from(workers), &progress),
         None => run.drive(&progress),
@@ -371,15 +370,14 @@ fn drive(
 }
 
 /// The progress bar: evaluations done, the best feasible objective so far, failures as
-/// warnings above it; and the flag a signal sets.
+/// warnings above it; the run stops once a signal asked for it.
 struct Progress {
     bar: ProgressBar,
-    stop: Arc<AtomicBool>,
 }
 
 impl Observer for Progress {
     fn should_stop(&self) -> bool {
-        self.stop.load(Ordering::Relaxed)
+        pinnbo_core::interrupt::requested()
     }
 
     fn on_start(&self, run: &Run) {

@@ -124,7 +124,7 @@ fn print_front(p: &Problem, front: &front::Front) {
 
 /// One fitted param as the report shows it: its value and marginal standard deviation, or
 /// why it has none, and a warning where the fit ended on its box's bound.
-pub fn param_line(name: &str, e: &ParamEstimate) -> String {
+fn param_line(name: &str, e: &ParamEstimate) -> String {
     let mut line = format!("{name} = {}", significant(e.value, 6));
     match (e.std, &e.undetermined) {
         (Some(s), _) => line += &format!(" ± {}", significant(s, 3)),

@@ -96,13 +96,11 @@ fn log_away(u: &[f64], points: &[&[f64]], radii: &[f64]) -> (f64, Vec<f64>) {
             .map(|((a, b), r)| ((a - b) / r).powi(2))
             .sum::<f64>()
     };
-    let Some(nearest) = points
-        .iter()
-        .min_by(|a, b| squared(a).total_cmp(&squared(b)))
+    let Some((d2, nearest)) =
+        (points.iter().map(|p| (squared(p), p))).min_by(|a, b| a.0.total_cmp(&b.0))
     else {
         return (0.0, vec![0.0; u.len()]);
     };
-    let d2 = squared(nearest);
     if d2 <= 1.0 {
         return (f64::NEG_INFINITY, vec![0.0; u.len()]);
     }

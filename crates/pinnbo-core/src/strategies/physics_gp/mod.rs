@@ -18,7 +18,7 @@ use crate::strategies::pde::{
 };
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
-use crate::surrogates::pde_gp::{ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
+use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
 use params::PdeParams;
@@ -219,8 +219,11 @@ impl PhysicsGp {
         history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
-        let real: Vec<Observed> = history.iter().filter(|o| !o.fantasy).cloned().collect();
-        if real.len() == history.len() || real.is_empty() {
+        let real: Vec<Observed> = match history.iter().any(|o| o.fantasy) {
+            true => history.iter().filter(|o| !o.fantasy).cloned().collect(),
+            false => Vec::new(),
+        };
+        if real.is_empty() {
             return self.fit_real(history, rng);
         }
         let (fit, diagnostics, hyper) = self.fit_real(&real, rng)?;
@@ -309,11 +312,11 @@ impl PhysicsGp {
         let pde = |gp: &PdeGp| -> Result<Box<PdeGp>, StrategyError> {
             let at_params = match &self.params {
                 None => None,
-                Some(p) => Some(ParamEquations::at(p, &gp.hyper.params).ok_or_else(|| {
+                Some(p) => Some(p.model_equations(&gp.hyper.params).ok_or_else(|| {
                     StrategyError::Unusable("physics-gp: the pde at the fitted params".into())
                 })?),
             };
-            let residuals = at_params.as_ref().map_or(&self.residuals, |(r, _)| r);
+            let residuals = at_params.as_ref().unwrap_or(&self.residuals);
             Ok(Box::new(
                 gp.with_more(model, &x, &y, residuals).within(PART)?,
             ))

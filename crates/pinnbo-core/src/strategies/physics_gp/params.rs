@@ -54,6 +54,17 @@ impl PdeParams {
         Some(self.equations.at(&self.values(phi), &[]).ok()?.0)
     }
 
+    /// The equations at `phi` as the GP models the objective (those of `−f` for
+    /// `maximize`), without their derivatives in the params.
+    pub fn model_equations(&self, phi: &[f64]) -> Option<Residuals> {
+        let residuals = self.field_equations(phi)?;
+        Some(if self.negate {
+            residuals.negated()
+        } else {
+            residuals
+        })
+    }
+
     /// The fitted estimate of each param in its own units, with its marginal standard
     /// deviation (a `log` param's by the delta method, `θ σ_φ`; `null` when the data do not
     /// determine it, with `undetermined` saying what they do determine), and `at_bound`

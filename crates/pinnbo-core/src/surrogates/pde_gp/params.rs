@@ -235,18 +235,11 @@ pub(super) fn laplace(
     for k in too_wide {
         std[k] = f64::INFINITY;
     }
-    ParamSpread {
-        std: (std.into_iter())
-            .map(|s| {
-                if s > 0.0 && s.is_finite() {
-                    s
-                } else {
-                    f64::INFINITY
-                }
-            })
-            .collect(),
-        undetermined,
-    }
+    // A variance of 0 (no positive direction moves the param) is no measurement either.
+    std.iter_mut()
+        .filter(|s| **s <= 0.0)
+        .for_each(|s| *s = f64::INFINITY);
+    ParamSpread { std, undetermined }
 }
 
 /// An orthonormal basis of what `directions` span, each kept where more than a tenth of
