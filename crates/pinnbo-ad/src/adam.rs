@@ -6,6 +6,9 @@
 //! (page faults included). One pass per variable here reads the gradient and updates θ and
 //! both moments in place. The arithmetic is candle-nn's AdamW with no weight decay (a test
 //! compares them).
+//!
+//! The fused pass is a CPU kernel. Variables on another device (a GPU) are updated by the same
+//! arithmetic as candle tensor ops there, their moments kept beside them in their own dtype.
 
 use candle_core::backprop::GradStore;
 use candle_core::{CpuStorage, InplaceOp2, Layout, Result, Tensor, Var, WithDType};
@@ -17,6 +20,7 @@ const BETA1: f64 = 0.9;
 const BETA2: f64 = 0.999;
 const EPS: f64 = 1e-8;
 
+#[derive(Default)]
 struct Moments {
     m: Vec<f64>,
     v: Vec<f64>,
@@ -24,9 +28,18 @@ struct Moments {
     start: Vec<f64>,
 }
 
+/// Adam's moments as tensors on the variable's device (and θ0 with the anchor on).
+struct DeviceMoments {
+    m: Tensor,
+    v: Tensor,
+    start: Option<Tensor>,
+}
+
 struct Slot {
     var: Var,
+    /// The CPU's fused pass; empty when `on_device` holds the moments.
     moments: Mutex<Moments>,
+    on_device: Option<DeviceMoments>,
 }
 
 pub struct Adam {
@@ -62,6 +75,19 @@ impl Adam {
                 if at.shape() != var.shape() {
                     candle_core::bail!("anchor {:?} for a variable {:?}", at.shape(), var.shape());
                 }
+                if !var.device().is_cpu() {
+                    let zeros = var.zeros_like()?;
+                    let start = (anchor > 0.0).then(|| at.as_tensor().copy()).transpose()?;
+                    return Ok(Slot {
+                        var,
+                        moments: Mutex::new(Moments::default()),
+                        on_device: Some(DeviceMoments {
+                            m: zeros.clone(),
+                            v: zeros,
+                            start,
+                        }),
+                    });
+                }
                 let start = if anchor > 0.0 {
                     at.as_tensor()
                         .flatten_all()?
@@ -77,6 +103,7 @@ impl Adam {
                         v: vec![0.0; n],
                         start,
                     }),
+                    on_device: None,
                 })
             })
             .collect::<Result<_>>()?;
@@ -100,19 +127,34 @@ impl Adam {
     /// value `a ||θ − θ0||²` at the weights the gradients were taken at.
     pub fn step(&mut self, grads: &GradStore) -> Result<f64> {
         self.steps += 1;
+        let constants = AdamConstants::new(self.lr, self.anchor, self.steps);
         let mut penalty = 0.0;
-        for slot in &self.slots {
+        // The device's penalties are summed there and read once: each read waits for the GPU.
+        let mut on_device: Option<Tensor> = None;
+        for slot in &mut self.slots {
             let Some(grad) = grads.get(slot.var.as_tensor()) else {
                 continue;
             };
+            if let Some(moments) = &mut slot.on_device {
+                if let Some(part) = moments.step(&slot.var, grad, &constants, self.anchor)? {
+                    on_device = Some(match on_device {
+                        Some(sum) => (sum + part)?,
+                        None => part,
+                    });
+                }
+                continue;
+            }
             let update = Update {
                 moments: &slot.moments,
-                constants: AdamConstants::new(self.lr, self.anchor, self.steps),
+                constants,
                 anchor: self.anchor,
                 penalty: Cell::new(0.0),
             };
             slot.var.as_tensor().inplace_op2(grad, &update)?;
             penalty += update.penalty.get();
+        }
+        if let Some(sum) = on_device {
+            penalty += sum.to_dtype(candle_core::DType::F64)?.to_scalar::<f64>()?;
         }
         Ok(penalty)
     }
@@ -153,6 +195,7 @@ const TASK: usize = 1 << 14;
 
 /// One step's factors in the moments' type, hoisted so that the update vectorizes:
 /// `θ -= rate m / (sqrt(v unbias) + ε)`.
+#[derive(Clone, Copy)]
 pub(crate) struct AdamConstants<T> {
     beta1: T,
     beta2: T,
@@ -244,6 +287,35 @@ impl<T: Moment> AdamConstants<T> {
             })
             .collect();
         anchor * partial.iter().sum::<f64>()
+    }
+}
+
+impl DeviceMoments {
+    /// One step of `var` by tensor ops on its device: the fused pass's arithmetic. Returns
+    /// the anchor's `a ||θ − θ0||²` before the step, as a scalar tensor there (None without
+    /// the anchor).
+    fn step(
+        &mut self,
+        var: &Var,
+        grad: &Tensor,
+        c: &AdamConstants<f64>,
+        anchor: f64,
+    ) -> Result<Option<Tensor>> {
+        let theta = var.as_tensor();
+        let (grad, penalty) = match &self.start {
+            Some(start) => {
+                let offset = (theta - start)?;
+                let penalty = (offset.sqr()?.sum_all()? * anchor)?;
+                ((grad + (offset * c.pull)?)?, Some(penalty))
+            }
+            None => (grad.clone(), None),
+        };
+        self.m = ((&self.m * c.beta1)? + (&grad * (1.0 - c.beta1))?)?;
+        self.v = ((&self.v * c.beta2)? + (grad.sqr()? * (1.0 - c.beta2))?)?;
+        let denominator = ((&self.v * c.unbias)?.sqrt()? + c.eps)?;
+        let moved = (theta - ((&self.m * c.rate)? / denominator)?)?;
+        var.set(&moved)?;
+        Ok(penalty)
     }
 }
 
@@ -359,6 +431,37 @@ mod tests {
                         "anchor {anchor} {dtype:?}: {a:?} vs {b:?}"
                     );
                 }
+            }
+        }
+        Ok(())
+    }
+
+    /// The tensor-op update (for variables on a GPU), run here on the CPU, moves the weights
+    /// as the fused pass does and reports the same penalty.
+    #[test]
+    fn the_devices_update_is_the_fused_pass() -> Result<()> {
+        for anchor in [0.0, 0.3] {
+            let dev = Device::Cpu;
+            let start = Tensor::new(&[0.5f64, -1.0, 2.0, 0.1], &dev)?;
+            let target = Tensor::new(&[1.0f64, 1.0, -1.0, 0.0], &dev)?;
+            let (fused, tensor_ops) = (Var::from_tensor(&start)?, Var::from_tensor(&start)?);
+            let mut reference = Adam::new(vec![fused.clone()], 0.05, anchor)?;
+            let mut ours = Adam::new(vec![tensor_ops.clone()], 0.05, anchor)?;
+            for slot in &mut ours.slots {
+                slot.on_device = Some(DeviceMoments {
+                    m: slot.var.zeros_like()?,
+                    v: slot.var.zeros_like()?,
+                    start: (anchor > 0.0).then(|| start.copy()).transpose()?,
+                });
+            }
+            for _ in 0..25 {
+                let a = reference.backward_step(&quadratic_loss(&fused, &target)?)?;
+                let b = ours.backward_step(&quadratic_loss(&tensor_ops, &target)?)?;
+                assert!((a - b).abs() <= 1e-12 * a.abs().max(1e-300), "{a} vs {b}");
+            }
+            let (a, b): (Vec<f64>, Vec<f64>) = (fused.to_vec1()?, tensor_ops.to_vec1()?);
+            for (x, y) in a.iter().zip(&b) {
+                assert!((x - y).abs() < 1e-12, "anchor {anchor}: {a:?} vs {b:?}");
             }
         }
         Ok(())

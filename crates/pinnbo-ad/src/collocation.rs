@@ -8,7 +8,7 @@ use crate::operators::OperatorRegistry;
 use crate::residual::{Residual, ResidualError, TrainableParam};
 use crate::sampling::{in_box, on_face, Sampling};
 use crate::train::ResidualTerm;
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Tensor};
 use pinnbo_dsl::ir::{FieldId, Oracle, Pde, Problem, Side};
 
 #[derive(Debug, thiserror::Error)]
@@ -80,10 +80,10 @@ pub fn residual_terms(
         .iter()
         .map(|&c| (problem.coords[c].lo, problem.coords[c].hi))
         .collect();
-    let dtype = net.config().dtype;
+    let (dtype, device) = (net.config().dtype, net.device());
     let tensor = |flat: Vec<f64>| -> candle_core::Result<Tensor> {
         let n = flat.len() / bounds.len();
-        Tensor::from_vec(flat, (n, bounds.len()), &Device::Cpu)?.to_dtype(dtype)
+        Tensor::from_vec(flat, (n, bounds.len()), device)?.to_dtype(dtype)
     };
     let mut terms = Vec::new();
     let mut dropped = Vec::new();

@@ -9,6 +9,7 @@
 pub mod adam;
 pub mod collocation;
 pub mod dense_net;
+pub mod device;
 mod fused;
 pub mod interrupt;
 pub mod jet;

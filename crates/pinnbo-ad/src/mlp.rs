@@ -192,6 +192,11 @@ impl Mlp {
         &self.config
     }
 
+    /// Where the weights live (and the inputs must).
+    pub fn device(&self) -> &Device {
+        self.layers[0].weight.device()
+    }
+
     /// The trainable tensors, weights and biases layer by layer.
     pub fn vars(&self) -> Vec<Var> {
         self.layers
@@ -287,7 +292,7 @@ impl Mlp {
     /// h at points given row-major (`inputs` values per point), as plain numbers.
     pub fn predict(&self, points: &[f64]) -> Result<Vec<f64>> {
         let d = self.config.inputs;
-        let x = Tensor::from_vec(points.to_vec(), (points.len() / d, d), &Device::Cpu)?
+        let x = Tensor::from_vec(points.to_vec(), (points.len() / d, d), self.device())?
             .to_dtype(self.config.dtype)?;
         self.forward(&x)?
             .flatten_all()?

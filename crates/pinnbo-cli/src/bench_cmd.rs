@@ -86,6 +86,8 @@ pub struct Options {
     /// on other machines) to the report; missing or unfinished runs are listed.
     #[arg(long)]
     pub reduce: bool,
+    #[command(flatten)]
+    pub device: crate::DeviceArg,
 }
 
 pub fn run(o: &Options, style: Style) -> Exit {
@@ -95,6 +97,13 @@ pub fn run(o: &Options, style: Style) -> Exit {
     }
     let jobs = o.jobs.unwrap_or_else(crate::threads::cores);
     let threads_per_run = crate::threads::share_among(jobs);
+    if let Some(hardware) = o.device.hardware() {
+        // Refused once here, as `solve` refuses it, rather than run by run as not applicable.
+        if let Err(e) = pinnbo_core::device::open(hardware) {
+            eprintln!("error: {e}");
+            return Exit::Usage;
+        }
+    }
     let plan = match plan(o, style) {
         Ok(p) => p,
         Err(msg) => {
@@ -242,6 +251,12 @@ fn check_options(o: &Options) -> Result<(), String> {
             return Err(format!("--against {a} is not one of --methods"));
         }
     }
+    if o.device.device.is_some() && !o.methods.iter().any(|m| registry::trains_networks(m)) {
+        return Err(format!(
+            "--device applies to the methods that train networks, and none of {} does",
+            o.methods.join(", ")
+        ));
+    }
     if o.seeds == Some(0) || o.budget == Some(0) || o.jobs == Some(0) {
         return Err("--seeds, --budget and --jobs must be at least 1".into());
     }
@@ -298,6 +313,7 @@ fn plan(o: &Options, style: Style) -> Result<Plan, String> {
         quick_steps: o.quick.then_some(QUICK_STEPS),
         out: o.out.clone(),
         allow_exec: o.allow_exec,
+        device: o.device.hardware(),
     })
 }
 

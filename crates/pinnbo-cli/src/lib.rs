@@ -26,7 +26,7 @@ use std::process::ExitCode;
 #[derive(Debug, Parser)]
 #[command(
     name = "pinnbo",
-    version,
+    version = VERSION,
     about,
     long_about = None,
     propagate_version = true,
@@ -80,6 +80,31 @@ pub(crate) fn style(no_color: bool) -> pinnbo_dsl::Style {
         pinnbo_dsl::Style::Plain
     }
 }
+
+/// `--device`: where the methods that train networks train them (docs/gpu.md).
+#[derive(Debug, Clone, clap::Args)]
+pub struct DeviceArg {
+    /// Train the method's networks on this device, whatever the file's `device` says
+    /// (neural-bo, neural-cbo, neural-greedy, pinn-bo; `cuda` needs a CUDA build).
+    #[arg(long, value_name = "DEVICE", value_parser = clap::builder::PossibleValuesParser::new(
+        <pinnbo_core::device::Hardware as pinnbo_dsl::choices::Choice>::NAMES
+    ))]
+    pub device: Option<String>,
+}
+
+impl DeviceArg {
+    pub fn hardware(&self) -> Option<pinnbo_core::device::Hardware> {
+        use pinnbo_dsl::choices::Choice;
+        let name = self.device.as_deref()?;
+        Some(pinnbo_core::device::Hardware::from_name(name).expect("clap offers only the names"))
+    }
+}
+
+/// `--version`: the version and whether CUDA is compiled in.
+#[cfg(feature = "cuda")]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (CUDA compiled in)");
+#[cfg(not(feature = "cuda"))]
+const VERSION: &str = concat!(env!("CARGO_PKG_VERSION"), " (CPU only: built without CUDA)");
 
 /// How often a progress bar redraws between evaluations: its clock and spinner move on their
 /// own, so an hour-long evaluation does not look like a hang.

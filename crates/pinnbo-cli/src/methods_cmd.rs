@@ -37,6 +37,7 @@ fn list() -> String {
         out += &format!("{:width$}  {}\n", m.name, m.summary);
     }
     out + "\nSettings of one method: pinnbo methods <METHOD>\n"
+        + &format!("{}\n", pinnbo_core::device::cuda_line())
 }
 
 fn settings(name: &str) -> String {

@@ -62,6 +62,8 @@ pub struct Options {
     /// Print the summary as JSON (no progress bar).
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub device: crate::DeviceArg,
 }
 
 pub fn run(options: &Options, style: Style) -> Exit {
@@ -121,12 +123,14 @@ pub fn run(options: &Options, style: Style) -> Exit {
         },
         None => Vec::new(),
     };
-    let setup = match Optimization::new(problem)
+    let mut optimization = Optimization::new(problem)
         .import(imported)
         .run_config(config)
-        .allow_exec(options.allow_exec)
-        .setup()
-    {
+        .allow_exec(options.allow_exec);
+    if let Some(device) = options.device.hardware() {
+        optimization = optimization.device(device);
+    }
+    let setup = match optimization.setup() {
         Ok(s) => s,
         Err(BuildError::Method(msg)) => {
             eprintln!("error: {msg}");

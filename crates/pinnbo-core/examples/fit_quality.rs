@@ -82,7 +82,7 @@ fn main() {
             min_steps: min_steps.unwrap_or(defaults.min_steps),
             ..defaults
         };
-        NeuralSurrogate::new(config, D, 0).expect("a network")
+        NeuralSurrogate::new(config, D, 0, &Device::Cpu).expect("a network")
     };
     let report = |what: &str, p: &Posterior, n: usize, seconds: f64| {
         println!(

@@ -23,6 +23,9 @@ pub enum StrategyError {
     /// The pde's residual points could not be set up.
     #[error(transparent)]
     Collocation(#[from] pinnbo_ad::collocation::CollocationError),
+    /// The method's `device` cannot be had in this build or on this machine.
+    #[error(transparent)]
+    Device(#[from] pinnbo_ad::device::DeviceError),
     /// The history, a setting or a saved state cannot be used as it is; the text says why.
     #[error("{0}")]
     Unusable(String),

@@ -37,5 +37,5 @@ pub mod surrogates;
 mod layers;
 
 // The root offers what the prelude does, so `pinnbo_core::Run` and the prelude agree.
-pub use pinnbo_ad::interrupt;
+pub use pinnbo_ad::{device, interrupt};
 pub use prelude::*;

@@ -4,7 +4,7 @@
 //! written in one place only.
 
 /// An enum whose values a setting offers by name.
-pub trait Choice: Copy + 'static {
+pub trait Choice: Copy + PartialEq + 'static {
     /// The names, in the order of [`Choice::ALL`].
     const NAMES: &'static [&'static str];
     const ALL: &'static [Self];
@@ -13,6 +13,12 @@ pub trait Choice: Copy + 'static {
     fn from_name(name: &str) -> Option<Self> {
         let i = Self::NAMES.iter().position(|n| *n == name)?;
         Some(Self::ALL[i])
+    }
+
+    /// The name of this value, as a file writes it.
+    fn name(self) -> &'static str {
+        let i = Self::ALL.iter().position(|v| *v == self);
+        Self::NAMES[i.expect("every value is in ALL")]
     }
 }
 
@@ -72,6 +78,16 @@ choice! {
     pub enum Precision {
         F64 = "f64",
         F32 = "f32",
+    }
+}
+
+choice! {
+    /// Where a network is trained (docs/gpu.md).
+    pub enum Hardware {
+        Cpu = "cpu",
+        /// GPU 0 of those CUDA shows (`CUDA_VISIBLE_DEVICES` chooses); needs a build with the
+        /// `cuda` feature.
+        Cuda = "cuda",
     }
 }
 

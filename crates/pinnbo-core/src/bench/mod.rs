@@ -10,7 +10,9 @@ pub mod stats;
 use crate::oracle::{FdmOracle, SetupError};
 use crate::run::journal::{lock_for_writing, JournalError, Record};
 use crate::run::{Observer, Run, RunConfig, RunError};
+use crate::strategies::registry;
 use crate::{BuildError, Optimization};
+use pinnbo_ad::device::Hardware;
 use pinnbo_dsl::Problem;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
@@ -77,6 +79,9 @@ pub struct Plan {
     pub quick_steps: Option<usize>,
     pub out: PathBuf,
     pub allow_exec: bool,
+    /// Where the methods that train networks train them (`--device`; the others stay on
+    /// the CPU).
+    pub device: Option<Hardware>,
 }
 
 /// One run of the plan.
@@ -219,10 +224,16 @@ impl Plan {
             );
             return outcome(Status::Stopped(why), vec![]);
         }
-        let setup = Optimization::new(self.problems[spec.problem].clone())
+        let mut optimization = Optimization::new(self.problems[spec.problem].clone())
             .run_config(config)
-            .allow_exec(self.allow_exec)
-            .setup();
+            .allow_exec(self.allow_exec);
+        if let Some(device) = self
+            .device
+            .filter(|_| registry::trains_networks(&spec.method))
+        {
+            optimization = optimization.device(device);
+        }
+        let setup = optimization.setup();
         let setup = match setup {
             Ok(s) => s,
             Err(BuildError::Method(why)) => {

@@ -27,6 +27,7 @@ use crate::run::import::Imported;
 use crate::run::{Run, RunConfig, RunError, Setup};
 use crate::strategies::registry::{self, MethodError};
 use crate::strategies::Strategy;
+use pinnbo_ad::device::Hardware;
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::{compile_with, LoadError, Problem, Style};
 use std::path::Path;
@@ -56,6 +57,8 @@ pub struct Optimization {
     strategy: Option<Box<dyn Strategy>>,
     allow_exec: bool,
     imported: Vec<Imported>,
+    /// In place of the file's `device` (where the method's networks train).
+    device: Option<Hardware>,
 }
 
 impl Optimization {
@@ -69,6 +72,7 @@ impl Optimization {
             strategy: None,
             allow_exec: false,
             imported: Vec::new(),
+            device: None,
         }
     }
 
@@ -136,6 +140,14 @@ impl Optimization {
         self
     }
 
+    /// Trains the method's networks on `device` whatever the file says (`solve --device`);
+    /// [`Optimization::setup`] refuses it for a method that trains none. Where the work is
+    /// done is not part of the run: a resume may choose another device.
+    pub fn device(mut self, device: Hardware) -> Self {
+        self.device = Some(device);
+        self
+    }
+
     /// All run settings at once (the command line merges file, flags and journal header).
     pub fn run_config(mut self, config: RunConfig) -> Self {
         self.config = config;
@@ -195,6 +207,7 @@ impl Optimization {
                 &self.config.method,
                 self.config.seed,
                 &self.operators,
+                self.device,
             )?,
         };
         // `noise ..% of range` samples the oracle 4,096 times: only the file's closed forms

@@ -62,5 +62,5 @@ fn neural_bo_and_neural_greedy_propose_inside_the_region() {
         search,
         ..NeuralGreedyConfig::default()
     };
-    assert_inside(&mut NeuralGreedy { config });
+    assert_inside(&mut NeuralGreedy::new(config).unwrap());
 }

@@ -79,7 +79,8 @@ const PART: &str = "NeuralBO";
 
 impl NeuralBo {
     pub fn new(config: NeuralBoConfig, dim: usize, seed: u64) -> Result<NeuralBo, StrategyError> {
-        let surrogate = NeuralSurrogate::new(config.surrogate.clone(), dim, seed)?;
+        let device = pinnbo_ad::device::open(config.surrogate.device)?;
+        let surrogate = NeuralSurrogate::new(config.surrogate.clone(), dim, seed, &device)?;
         Ok(NeuralBo {
             config,
             surrogate,
@@ -169,7 +170,7 @@ impl Strategy for NeuralBo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let observed = history_points(history, d).within(PART)?;
+        let observed = history_points(history, d, self.surrogate.device()).within(PART)?;
         let (warped, warp) = self.warped(history);
         let (posterior, standardizer) =
             self.surrogate
@@ -212,7 +213,7 @@ impl Strategy for NeuralBo {
             }
         };
         let predicted = posterior.mean(&centred(&unit))[0];
-        let at = flat_tensor(&unit, d).within(PART)?;
+        let at = flat_tensor(&unit, d, self.surrogate.device()).within(PART)?;
         let sigma = posterior.std(&at).within(PART)?[0];
         let (loss, epochs, train_seconds) = (
             posterior.report.final_loss,
@@ -252,7 +253,7 @@ pub(crate) fn objective_mean_at(
     points: &[Vec<f64>],
     rng: &mut ChaCha8Rng,
 ) -> Result<Vec<f64>, StrategyError> {
-    let observed = history_points(history, d).within(PART)?;
+    let observed = history_points(history, d, surrogate.device()).within(PART)?;
     let (posterior, standardizer) =
         surrogate.fit_objective(start, &observed, history, rng.random())?;
     let mean = posterior.mean(&centred(&points.concat()));

@@ -61,10 +61,11 @@ impl NeuralCbo {
         constraints: usize,
         seed: u64,
     ) -> Result<NeuralCbo, StrategyError> {
+        let device = pinnbo_ad::device::open(config.surrogate.device)?;
         let surrogates = (0..=constraints as u64)
             .map(|k| {
                 let seed = seed.wrapping_add(k.wrapping_mul(0x9e37_79b9_7f4a_7c15));
-                NeuralSurrogate::new(config.surrogate.clone(), dim, seed)
+                NeuralSurrogate::new(config.surrogate.clone(), dim, seed, &device)
             })
             .collect::<Result<_, _>>()?;
         Ok(NeuralCbo { config, surrogates })
@@ -80,7 +81,7 @@ fn score(
     beta: f64,
     (unit, d): (&[f64], usize),
 ) -> candle_core::Result<Vec<f64>> {
-    let (flat, x) = (centred(unit), flat_tensor(unit, d)?);
+    let (flat, x) = (centred(unit), flat_tensor(unit, d, objective.net.device())?);
     let (mean, std) = (objective.mean(&flat), objective.std(&x)?);
     let mut violation = vec![0.0; mean.len()];
     for c in constraints {
@@ -131,7 +132,8 @@ impl Strategy for NeuralCbo {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let d = space.dim();
-        let observed = history_points(history, d).within(PART)?;
+        let device = self.surrogates[0].device();
+        let observed = history_points(history, d, device).within(PART)?;
         let clock = std::time::Instant::now();
         let (objective, constraint_surrogates) =
             self.surrogates.split_first().expect("an objective");

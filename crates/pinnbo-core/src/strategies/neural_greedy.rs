@@ -16,6 +16,7 @@ use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError
 use crate::surrogates::network::{centred, fit, points_tensor};
 use candle_core::Device;
 use pinnbo_ad::dense_net::DenseNet;
+use pinnbo_ad::device::Hardware;
 use pinnbo_ad::train::TrainConfig;
 use pinnbo_ad::{Activation, Mlp, MlpConfig, Parameterization};
 use pinnbo_dsl::methods::MethodSettings;
@@ -33,6 +34,7 @@ pub struct NeuralGreedyConfig {
     pub epochs: usize,
     pub lr: f64,
     pub search: Search,
+    pub device: Hardware,
 }
 
 impl NeuralGreedyConfig {
@@ -45,6 +47,7 @@ impl NeuralGreedyConfig {
             epochs: s.count("epochs"),
             lr: s.number("lr"),
             search: settings::search(s),
+            device: s.choice("device"),
         }
     }
 }
@@ -57,6 +60,15 @@ impl Default for NeuralGreedyConfig {
 
 pub struct NeuralGreedy {
     pub config: NeuralGreedyConfig,
+    /// Where each step's network is trained (opened once: a run's tensors share it).
+    device: Device,
+}
+
+impl NeuralGreedy {
+    pub fn new(config: NeuralGreedyConfig) -> Result<NeuralGreedy, StrategyError> {
+        let device = pinnbo_ad::device::open(config.device)?;
+        Ok(NeuralGreedy { config, device })
+    }
 }
 
 /// Where this module's errors arise, for their messages.
@@ -85,14 +97,14 @@ impl Strategy for NeuralGreedy {
             })
             .collect();
         let x: Vec<Vec<f64>> = history.iter().map(|o| o.unit.clone()).collect();
-        let observed = points_tensor(&x, d).within(PART)?;
+        let observed = points_tensor(&x, d, &self.device).within(PART)?;
         let config = MlpConfig {
             activation: c.activation,
             parameterization: Parameterization::Ntk,
             bias_std: 1.0,
             ..MlpConfig::new(d, c.width, c.depth)
         };
-        let initial = Mlp::new(config, rng.random(), &Device::Cpu).within(PART)?;
+        let initial = Mlp::new(config, rng.random(), &self.device).within(PART)?;
         let clock = std::time::Instant::now();
         let n = y.len() as f64;
         let training = TrainConfig {

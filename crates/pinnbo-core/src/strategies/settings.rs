@@ -45,6 +45,7 @@ pub fn surrogate(s: &MethodSettings) -> SurrogateConfig {
             Precision::F64 => DType::F64,
             Precision::F32 => DType::F32,
         },
+        device: s.choice("device"),
     }
 }
 

@@ -10,15 +10,15 @@ pub(crate) fn centred(u: &[f64]) -> Vec<f64> {
     u.iter().map(|v| 2.0 * v - 1.0).collect()
 }
 
-/// Unit-cube points (rows) as a centred `[n, d]` tensor.
-pub(crate) fn points_tensor(rows: &[Vec<f64>], d: usize) -> Result<Tensor> {
+/// Unit-cube points (rows) as a centred `[n, d]` tensor on `device`.
+pub(crate) fn points_tensor(rows: &[Vec<f64>], d: usize, device: &Device) -> Result<Tensor> {
     let flat: Vec<f64> = rows.iter().flat_map(|r| centred(r)).collect();
-    Tensor::from_vec(flat, (rows.len(), d), &Device::Cpu)
+    Tensor::from_vec(flat, (rows.len(), d), device)
 }
 
-/// The observed points of `history` as a centred `[t, d]` tensor.
-pub(crate) fn history_points(history: &[Observed], d: usize) -> Result<Tensor> {
-    flat_tensor(&history_units(history), d)
+/// The observed points of `history` as a centred `[t, d]` tensor on `device`.
+pub(crate) fn history_points(history: &[Observed], d: usize, device: &Device) -> Result<Tensor> {
+    flat_tensor(&history_units(history), d, device)
 }
 
 /// The observed points of `history`, unit-cube rows of a flat `[t, d]` slice.
@@ -29,9 +29,9 @@ pub(crate) fn history_units(history: &[Observed]) -> Vec<f64> {
         .collect()
 }
 
-/// Unit-cube points (a flat `[n, d]` slice) as a centred tensor.
-pub(crate) fn flat_tensor(flat: &[f64], d: usize) -> Result<Tensor> {
-    Tensor::from_vec(centred(flat), (flat.len() / d, d), &Device::Cpu)
+/// Unit-cube points (a flat `[n, d]` slice) as a centred tensor on `device`.
+pub(crate) fn flat_tensor(flat: &[f64], d: usize, device: &Device) -> Result<Tensor> {
+    Tensor::from_vec(centred(flat), (flat.len() / d, d), device)
 }
 
 /// A tensor's values as one f64 vector.
@@ -53,7 +53,7 @@ pub(crate) fn fit(
     let (n, dtype) = (y.len(), net.config().dtype);
     let data = Observations {
         points: x.to_dtype(dtype)?,
-        values: Tensor::from_vec(y, n, &Device::Cpu)?.to_dtype(dtype)?,
+        values: Tensor::from_vec(y, n, x.device())?.to_dtype(dtype)?,
     };
     let report = train_toward(&net, anchor_at, Some(&data), &[], config)?;
     Ok((net, report))

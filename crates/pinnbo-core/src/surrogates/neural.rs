@@ -33,6 +33,7 @@ use rand_distr::StandardNormal;
 
 /// Where the tangent features are taken: at θ0 (the thesis's choice), or at the trained
 /// weights θ_t (NeuralBO's independent draws only).
+pub use pinnbo_ad::device::Hardware;
 pub use pinnbo_dsl::choices::Features;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -53,6 +54,8 @@ pub struct SurrogateConfig {
     /// F32: training in single precision (the candidates' screening always is; the variance, the
     /// refinement and the final comparison stay in double).
     pub dtype: DType,
+    /// Where the network is trained (the screening's flat buffers stay on the CPU).
+    pub device: Hardware,
 }
 
 /// Where this module's errors arise, for their messages.
@@ -111,12 +114,15 @@ pub struct Posterior<'a> {
 }
 
 impl NeuralSurrogate {
+    /// The surrogate at θ0 for `seed`, its network on `device` (the one opened for
+    /// `config.device`: every tensor of a run must be on that one device).
     pub fn new(
         config: SurrogateConfig,
         dim: usize,
         seed: u64,
+        device: &Device,
     ) -> Result<NeuralSurrogate, StrategyError> {
-        let initial = network(&config, dim, seed).within(PART)?;
+        let initial = network(&config, dim, seed, device).within(PART)?;
         let single_initial =
             DenseNet::new(&initial.to_dtype(DType::F32).within(PART)?).within(PART)?;
         let mut surrogate = NeuralSurrogate {
@@ -133,7 +139,7 @@ impl NeuralSurrogate {
             PRIOR_POINTS_SEED,
         );
         let g = surrogate
-            .static_features(&flat_tensor(&flat, dim).within(PART)?)
+            .static_features(&flat_tensor(&flat, dim, device).within(PART)?)
             .within(PART)?;
         let total: f64 = column(g.sqr().and_then(|t| t.sum(1)))
             .within(PART)?
@@ -146,6 +152,11 @@ impl NeuralSurrogate {
     /// The network at θ0 (f64).
     pub(crate) fn initial(&self) -> &Mlp {
         &self.initial
+    }
+
+    /// Where the networks are trained, and the points given to them must be.
+    pub(crate) fn device(&self) -> &Device {
+        self.initial.device()
     }
 
     fn m(&self) -> f64 {
@@ -314,7 +325,7 @@ impl NeuralSurrogate {
         let dual = self.dual_form(net, observed)?;
         let mut variances = Vec::with_capacity(candidates.len() / d);
         for chunk in candidates.chunks(CHUNK * d) {
-            let (k_co, k_cc) = (dual.cross)(&flat_tensor(chunk, d).within(PART)?)?;
+            let (k_co, k_cc) = (dual.cross)(&flat_tensor(chunk, d, self.device()).within(PART)?)?;
             // L⁻¹ K_ocᵀ for the chunk at once: one triangular solve with many right sides.
             let solved = dual.spd.half_solve_columns(&k_co.transpose().to_owned());
             for (c, prior) in k_cc.iter().enumerate() {
@@ -425,7 +436,12 @@ pub(crate) fn to_mat(t: &Tensor) -> Result<Mat<f64>, StrategyError> {
 }
 
 /// The surrogate at θ0 for `seed`.
-fn network(config: &SurrogateConfig, dim: usize, seed: u64) -> candle_core::Result<Mlp> {
+fn network(
+    config: &SurrogateConfig,
+    dim: usize,
+    seed: u64,
+    device: &Device,
+) -> candle_core::Result<Mlp> {
     let mlp = MlpConfig {
         activation: config.activation,
         bias_std: config.bias_std,
@@ -433,7 +449,7 @@ fn network(config: &SurrogateConfig, dim: usize, seed: u64) -> candle_core::Resu
         dtype: DType::F64,
         ..MlpConfig::new(dim, config.width, config.depth)
     };
-    let mut net = Mlp::new(mlp, seed, &Device::Cpu)?;
+    let mut net = Mlp::new(mlp, seed, device)?;
     net.set_output_scale((config.width as f64).sqrt());
     Ok(net)
 }
@@ -486,12 +502,12 @@ mod tests {
                 features,
                 ..SurrogateConfig::default()
             };
-            let s = NeuralSurrogate::new(config.clone(), 2, 4).unwrap();
+            let s = NeuralSurrogate::new(config.clone(), 2, 4, &Device::Cpu).unwrap();
             let (xo, xq) = (
-                points_tensor(&rows(&OBSERVED), 2).unwrap(),
-                points_tensor(&rows(&QUERIES), 2).unwrap(),
+                points_tensor(&rows(&OBSERVED), 2, &Device::Cpu).unwrap(),
+                points_tensor(&rows(&QUERIES), 2, &Device::Cpu).unwrap(),
             );
-            let net = network(&config, 2, 99).unwrap();
+            let net = network(&config, 2, 99, &Device::Cpu).unwrap();
             if features == Features::Dynamic {
                 // Move every layer off θ0 so all of them carry features.
                 let data = Observations {
@@ -542,14 +558,14 @@ mod tests {
             depth: 2,
             ..SurrogateConfig::default()
         };
-        let s = NeuralSurrogate::new(config, 2, 8).unwrap();
-        let xo = points_tensor(&rows(&OBSERVED), 2).unwrap();
+        let s = NeuralSurrogate::new(config, 2, 8, &Device::Cpu).unwrap();
+        let xo = points_tensor(&rows(&OBSERVED), 2, &Device::Cpu).unwrap();
         let flat: Vec<f64> = QUERIES.concat();
         let fast = s.dual_variances(None, &xo, &flat, 2).unwrap();
         let general = s.dual_variances(Some(&s.initial), &xo, &flat, 2).unwrap();
         let posterior = s.fit(&xo, vec![0.3, -1.0, 0.7], 1).unwrap();
         let primal = posterior
-            .std(&points_tensor(&rows(&QUERIES), 2).unwrap())
+            .std(&points_tensor(&rows(&QUERIES), 2, &Device::Cpu).unwrap())
             .unwrap();
         for ((a, b), c) in fast.iter().zip(&general).zip(&primal) {
             assert!((a - b).abs() < 1e-10 * b.abs().max(1.0), "{a} vs {b}");
@@ -571,10 +587,10 @@ mod tests {
             depth: 2,
             ..SurrogateConfig::default()
         };
-        let s = NeuralSurrogate::new(config, 2, 3).unwrap();
-        let xo = points_tensor(&rows(&OBSERVED), 2).unwrap();
+        let s = NeuralSurrogate::new(config, 2, 3, &Device::Cpu).unwrap();
+        let xo = points_tensor(&rows(&OBSERVED), 2, &Device::Cpu).unwrap();
         let posterior = s.fit(&xo, vec![0.3, -1.0, 0.7], 1).unwrap();
-        let xq = points_tensor(&rows(&QUERIES), 2).unwrap();
+        let xq = points_tensor(&rows(&QUERIES), 2, &Device::Cpu).unwrap();
         let std = posterior.std(&xq).unwrap();
         let centred: Vec<f64> = column(Ok(xq)).unwrap();
         let mut rng = ChaCha8Rng::seed_from_u64(5);

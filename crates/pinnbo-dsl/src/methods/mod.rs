@@ -5,9 +5,9 @@
 //! generated from them ([`markdown`]; a test keeps the two equal).
 
 use crate::choices::{
-    Activation, Check, Choice, Criterion, Draw, Features, Kernel, Mean, NetworkInit, PdeScaling,
-    PinnSurrogate, Precision, Prior, Refinement, Region, ResidualSampling, ResidualScaling, Start,
-    Warp,
+    Activation, Check, Choice, Criterion, Draw, Features, Hardware, Kernel, Mean, NetworkInit,
+    PdeScaling, PinnSurrogate, Precision, Prior, Refinement, Region, ResidualSampling,
+    ResidualScaling, Start, Warp,
 };
 use crate::ir::{SettingValue, Settings};
 use crate::spec::{Declared, Default, Kind, Spec};
@@ -124,6 +124,16 @@ const fn region(default: &'static str) -> Spec {
     )
 }
 
+// Every method that trains a network takes it; the GP methods' dense f64 algebra stays on
+// the CPU.
+const DEVICE: Spec = Spec::new(
+    "device",
+    Kind::Choice(Hardware::NAMES),
+    Default::Name("cpu"),
+    "where the network is trained: `cuda` needs a build with the `cuda` feature and a GPU \
+     (docs/gpu.md); `solve --device` and `bench --device` set it too",
+);
+
 /// The NeuralBO surrogate (NeuralBO, Neural-CBO).
 // NeuralBO's network: one hidden layer of 500, the paper's BBOB network. Two layers of 100
 // (the earlier default, still Neural-CBO's) explored a fifth as much from 50 evaluations on
@@ -182,6 +192,7 @@ const NEURAL_SURROGATE: &[Spec] = &[
         Default::Name("f64"),
         "training precision (candidates are screened in f32 either way)",
     ),
+    DEVICE,
 ];
 
 const NEURAL_BO: &[Spec] = &[
@@ -256,6 +267,7 @@ const NEURAL_GREEDY: &[Spec] = &[
     candidates(2048),
     ACQUISITION,
     region("auto"),
+    DEVICE,
 ];
 
 const PINN_BO: &[Spec] = &[
@@ -361,6 +373,7 @@ const PINN_BO: &[Spec] = &[
     candidates(2048),
     ACQUISITION,
     region("auto"),
+    DEVICE,
 ];
 
 /// How the objective's values are modelled: the GP methods' (default `auto`) and NeuralBO's

@@ -48,6 +48,7 @@ use faer::Mat;
 use information::{block_gram, interaction_with, logdet_shifted};
 use params::InverseParams;
 use pinnbo_ad::collocation::{residual_terms, CollocationConfig};
+use pinnbo_ad::device::Hardware;
 use pinnbo_ad::sampling::Sampling;
 use pinnbo_ad::tangent::{gram_diagonal, Factors};
 use pinnbo_ad::train::{train, Observations, ResidualTerm, TrainConfig};
@@ -98,6 +99,8 @@ pub struct PinnBoConfig {
     pub noise_scale: f64,
     pub delta: f64,
     pub search: Search,
+    /// Where the network is trained.
+    pub device: Hardware,
 }
 
 impl PinnBoConfig {
@@ -130,18 +133,20 @@ impl PinnBoConfig {
             noise_scale: 0.1 * std::f64::consts::SQRT_2,
             delta: 0.1,
             search: settings::search(s),
+            device: s.choice("device"),
         }
     }
 
-    /// A draw of the network from `seed`, taking the box `[lo, hi]`'s raw coordinates.
-    fn draw(&self, seed: u64, lo: &[f64], hi: &[f64]) -> candle_core::Result<Mlp> {
+    /// A draw of the network from `seed` on `device`, taking the box `[lo, hi]`'s raw
+    /// coordinates.
+    fn draw(&self, seed: u64, lo: &[f64], hi: &[f64], device: &Device) -> candle_core::Result<Mlp> {
         let config = MlpConfig {
             activation: self.activation,
             parameterization: Parameterization::Ntk,
             bias_std: self.bias,
             ..MlpConfig::new(lo.len(), self.width, self.depth)
         };
-        let net = Mlp::new(config, seed, &Device::Cpu)?;
+        let net = Mlp::new(config, seed, device)?;
         net.normalize_inputs(lo, hi)?;
         Ok(net)
     }
@@ -217,7 +222,9 @@ impl PinnBo {
         let field = objective_field(problem, "PINN-BO")?;
         crate::strategies::pde::continuous_only(problem, "PINN-BO")?;
         let (lo, hi) = (problem.lower(), problem.upper());
-        let params = InverseParams::new(problem)?;
+        // Opened once: every tensor of the run is on this one device.
+        let device = pinnbo_ad::device::open(config.device)?;
+        let params = InverseParams::new(problem, &device)?;
         if params.is_some() && config.surrogate == PinnSurrogate::NtkGp {
             return Err(StrategyError::unusable(
                 PART,
@@ -225,7 +232,7 @@ impl PinnBo {
                  them: use the default `surrogate pinn` (or physics-gp)",
             ));
         }
-        let initial = config.draw(seed, &lo, &hi).within(PART)?;
+        let initial = config.draw(seed, &lo, &hi, &device).within(PART)?;
         let collocation = CollocationConfig {
             sampling: config.sampling,
             pde_weight: config.lambda_r,
@@ -274,11 +281,12 @@ impl PinnBo {
             value_variance.extend(column(gram_diagonal(&phi)).within(PART)?);
         }
         let scales = residual_scales(&value_variance, &residual_variance, self.config.scaling);
+        let device = initial.device().clone();
         let mut offset = 0;
         for term in &mut self.terms {
             let n = term.points.dim(0).within(PART)?;
             let squares: Vec<f64> = scales[offset..offset + n].iter().map(|c| c * c).collect();
-            term.point_weights = Some(Tensor::from_vec(squares, n, &Device::Cpu).within(PART)?);
+            term.point_weights = Some(Tensor::from_vec(squares, n, &device).within(PART)?);
             offset += n;
         }
         for (j, column) in k_rr.col_iter_mut().enumerate() {
@@ -356,7 +364,7 @@ impl PinnBo {
                     .map(|(v, (l, h))| l + v * (h - l))
             })
             .collect();
-        Tensor::from_vec(raw, (unit.len() / d, d), &Device::Cpu)
+        Tensor::from_vec(raw, (unit.len() / d, d), self.initial.device())
     }
 
     /// The observed field values in the file's units (the pde holds for them), their
@@ -540,7 +548,9 @@ impl PinnBo {
         }
         let mut net = match self.config.init {
             NetworkInit::Fixed => self.initial.deep_copy(),
-            NetworkInit::Fresh => self.config.draw(rng.random(), &self.lo, &self.hi),
+            NetworkInit::Fresh => {
+                (self.config).draw(rng.random(), &self.lo, &self.hi, self.initial.device())
+            }
         }
         .within(PART)?;
         let scale = standardizer.std * nu;
@@ -559,9 +569,10 @@ impl PinnBo {
     ) -> Result<(Mlp, Diagnostics), StrategyError> {
         let clock = std::time::Instant::now();
         let n = field.len();
+        let values = Tensor::from_vec(field, n, observed.device()).within(PART)?;
         let data = Observations {
             points: observed,
-            values: Tensor::from_vec(field, n, &Device::Cpu).within(PART)?,
+            values,
         };
         let c = &self.config;
         let training = TrainConfig {

@@ -24,7 +24,7 @@ use crate::strategies::Within;
 use crate::strategies::{Diagnostics, StrategyError};
 use crate::surrogates::network::column;
 use crate::surrogates::neural::to_mat;
-use candle_core::{Device, Tensor};
+use candle_core::Tensor;
 use faer::Mat;
 use pinnbo_ad::tangent::{gram, gram_diagonal, Factors};
 use pinnbo_ad::{Mlp, MlpConfig, Parameterization};
@@ -162,7 +162,7 @@ fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>
         parameterization: Parameterization::HeZeroLast,
         ..MlpConfig::new(d, 1, 1)
     };
-    let constant = Mlp::new(config, 0, &Device::Cpu).within(PART)?;
+    let constant = Mlp::new(config, 0, bo.initial.device()).within(PART)?;
     constant.set_output_bias(standardizer.mean).within(PART)?;
     let mut out = Vec::new();
     for term in &bo.terms {
@@ -176,6 +176,7 @@ fn residual_targets(bo: &PinnBo, standardizer: &Standardizer) -> Result<Vec<f64>
 mod tests {
     use super::super::{PinnBoConfig, PinnSurrogate};
     use super::*;
+    use candle_core::Device;
     use pinnbo_ad::tangent::jacobian;
     use pinnbo_ad::OperatorRegistry;
     use pinnbo_dsl::{compile, Source};

@@ -22,8 +22,8 @@ pub struct InverseParams {
 }
 
 impl InverseParams {
-    /// None when no pde uses a param.
-    pub fn new(problem: &Problem) -> Result<Option<InverseParams>, StrategyError> {
+    /// None when no pde uses a param; the variables on `device`, the network's.
+    pub fn new(problem: &Problem, device: &Device) -> Result<Option<InverseParams>, StrategyError> {
         let used = problem.used_params();
         if used.is_empty() {
             return Ok(None);
@@ -35,7 +35,7 @@ impl InverseParams {
         let trainable = (used.iter())
             .map(|&k| {
                 let param = &problem.params[k];
-                let start = Tensor::new(&[param.to_fitted(centre[k])], &Device::Cpu)?;
+                let start = Tensor::new(&[param.to_fitted(centre[k])], device)?;
                 Ok(TrainableParam {
                     id: k,
                     var: Var::from_tensor(&start.to_dtype(DType::F64)?)?,
@@ -67,7 +67,7 @@ impl InverseParams {
     pub fn reset(&self) -> candle_core::Result<Vec<f64>> {
         let start = self.start();
         for (t, v) in self.trainable.iter().zip(&start) {
-            t.var.set(&Tensor::new(&[*v], &Device::Cpu)?)?;
+            t.var.set(&Tensor::new(&[*v], t.var.device())?)?;
         }
         Ok(start)
     }
@@ -84,7 +84,7 @@ impl InverseParams {
             } else {
                 0.5 * (lo + hi)
             };
-            t.var.set(&Tensor::new(&[v], &Device::Cpu)?)?;
+            t.var.set(&Tensor::new(&[v], t.var.device())?)?;
             out.push(v);
         }
         Ok(out)

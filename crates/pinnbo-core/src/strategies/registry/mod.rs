@@ -11,8 +11,10 @@ use crate::strategies::neural_greedy::{NeuralGreedy, NeuralGreedyConfig};
 use crate::strategies::physics_gp::PhysicsGp;
 use crate::strategies::pinn_bo::{PinnBo, PinnBoConfig};
 use crate::strategies::{RandomSearch, Strategy, StrategyError};
+use pinnbo_ad::device::Hardware;
 use pinnbo_ad::OperatorRegistry;
-use pinnbo_dsl::ir::Settings;
+use pinnbo_dsl::choices::Choice;
+use pinnbo_dsl::ir::{SettingValue, Settings};
 use pinnbo_dsl::methods::{method, method_names, MethodSettings};
 use pinnbo_dsl::Problem;
 
@@ -51,15 +53,23 @@ pub fn strategy(
     name: &str,
     seed: u64,
 ) -> Result<Box<dyn Strategy>, MethodError> {
-    strategy_with(problem, name, seed, &OperatorRegistry::new())
+    strategy_with(problem, name, seed, &OperatorRegistry::new(), None)
 }
 
-/// As [`strategy`], with the caller's operators for PINN-BO's residuals.
+/// Whether the method trains networks, so that its `device` can be a GPU.
+pub fn trains_networks(name: &str) -> bool {
+    method(name).is_some_and(|m| m.setting("device").is_some())
+}
+
+/// As [`strategy`], with the caller's operators for PINN-BO's residuals, and `device` in
+/// place of the file's `device` setting (`solve --device`; refused for a method that trains
+/// no network, see [`trains_networks`]).
 pub fn strategy_with(
     problem: &Problem,
     name: &str,
     seed: u64,
     operators: &OperatorRegistry,
+    device: Option<Hardware>,
 ) -> Result<Box<dyn Strategy>, MethodError> {
     let Some(info) = method(name) else {
         let hint = pinnbo_dsl::diag::suggestion(name, method_names())
@@ -70,12 +80,25 @@ pub fn strategy_with(
             hint,
         });
     };
-    let empty = Settings::default();
-    let settings = match &problem.method {
-        Some(m) if m.name == name => &m.settings,
-        _ => &empty,
+    let mut settings = match &problem.method {
+        Some(m) if m.name == name => m.settings.clone(),
+        _ => Settings::default(),
     };
-    let s = MethodSettings::new(info, settings).map_err(MethodError::Settings)?;
+    if let Some(device) = device {
+        if !trains_networks(name) {
+            return Err(MethodError::Settings(format!(
+                "{name} trains no network, so it runs on the CPU whatever the device; a device \
+                 applies to {}",
+                method_names()
+                    .filter(|m| trains_networks(m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let value = SettingValue::Name(device.name().to_string());
+        settings.0.insert("device".to_string(), value);
+    }
+    let s = MethodSettings::new(info, &settings).map_err(MethodError::Settings)?;
     let seed = seed ^ NEURAL_SEED;
     if problem.is_multi_objective() {
         return match info.name {
@@ -111,9 +134,7 @@ pub fn strategy_with(
             problem.constraints.len(),
             seed,
         )?),
-        "neural-greedy" => Box::new(NeuralGreedy {
-            config: NeuralGreedyConfig::from_settings(&s),
-        }),
+        "neural-greedy" => Box::new(NeuralGreedy::new(NeuralGreedyConfig::from_settings(&s))?),
         "neural-bo" => Box::new(NeuralBo::new(
             NeuralBoConfig::from_settings(&s),
             problem.dim(),
