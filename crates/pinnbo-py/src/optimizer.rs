@@ -25,6 +25,9 @@ pub struct Options {
     /// Keep the temporary folder a run without `out` is journaled in (else it is removed
     /// when the Optimizer is closed or collected).
     pub keep: bool,
+    /// Continue the run `out` holds, if it holds one (Optuna's `load_if_exists`): the same
+    /// problem text, method and seed, else refused as `resume` refuses them.
+    pub load_if_exists: bool,
 }
 
 /// A run of a problem: `ask` points and `tell` what they gave, or `run` it to its budget
@@ -118,11 +121,16 @@ impl Optimizer {
             .out
             .or_else(|| temporary.clone())
             .unwrap_or_else(|| temporary_folder(&problem.name));
-        if dir.join("journal.jsonl").exists() {
+        let exists = dir.join("journal.jsonl").exists();
+        if exists && !options.load_if_exists {
             return Err(run_error(format!(
-                "{} already holds a run; continue it with Optimizer.resume",
+                "{} already holds a run; continue it with Optimizer.resume, or pass \
+                 load_if_exists=True",
                 dir.display()
             )));
+        }
+        if exists && open_runs().contains(&canonical(&dir)) {
+            return Err(open_elsewhere(&dir));
         }
         let interrupt = Interrupt::default();
         let mut optimization = Optimization::new(problem)
@@ -142,9 +150,11 @@ impl Optimizer {
             None if options.allow_exec => optimization,
             None => optimization.for_ask_tell(),
         };
-        let run = py
-            .detach(|| optimization.start(&dir))
-            .map_err(build_error)?;
+        let run = match exists {
+            true => py.detach(|| optimization.resume(&dir)),
+            false => py.detach(|| optimization.start(&dir)),
+        }
+        .map_err(build_error)?;
         let mut optimizer = Optimizer::holding(run, interrupt);
         optimizer.temporary = temporary;
         Ok(optimizer)
@@ -208,6 +218,15 @@ impl Optimizer {
     }
 }
 
+/// The error for a folder another Optimizer of this process holds open.
+fn open_elsewhere(dir: &Path) -> PyErr {
+    run_error(format!(
+        "{} is open in this process by another Optimizer; close it first (`opt.close()`, or \
+         use it in a `with` block)",
+        dir.display()
+    ))
+}
+
 fn write_outputs(run: &Run) -> PyResult<()> {
     run.write_outputs().map_err(run_error)
 }
@@ -225,7 +244,7 @@ fn asked_at(run: &Run, x: &[f64]) -> Option<usize> {
 #[pymethods]
 impl Optimizer {
     #[new]
-    #[pyo3(signature = (problem, method = "auto", seed = None, out = None, budget = None, oracle = None, allow_exec = false, keep = false, **settings))]
+    #[pyo3(signature = (problem, method = "auto", seed = None, out = None, budget = None, oracle = None, allow_exec = false, keep = false, load_if_exists = false, **settings))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -237,6 +256,7 @@ impl Optimizer {
         oracle: Option<Py<PyAny>>,
         allow_exec: bool,
         keep: bool,
+        load_if_exists: bool,
         settings: Option<&Bound<'_, PyDict>>,
     ) -> PyResult<Optimizer> {
         let options = Options {
@@ -246,6 +266,7 @@ impl Optimizer {
             out,
             allow_exec,
             keep,
+            load_if_exists,
         };
         Optimizer::create(py, &problem.inner, options, settings, oracle)
     }
@@ -262,11 +283,7 @@ impl Optimizer {
         allow_exec: bool,
     ) -> PyResult<Optimizer> {
         if open_runs().contains(&canonical(&out)) {
-            return Err(run_error(format!(
-                "{} is open in this process by another Optimizer; close it first \
-                 (`opt.close()`, or use it in a `with` block)",
-                out.display()
-            )));
+            return Err(open_elsewhere(&out));
         }
         let interrupt = Interrupt::default();
         let reopened = Optimization::reopen(&out).map_err(build_error)?;

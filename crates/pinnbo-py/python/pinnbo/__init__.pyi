@@ -114,6 +114,7 @@ class Optimizer:
         oracle: Optional[Oracle] = None,
         allow_exec: bool = False,
         keep: bool = False,
+        load_if_exists: bool = False,
         **settings: Any,
     ) -> None: ...
     @staticmethod
