@@ -4,7 +4,7 @@
 # driver library `libcuda.so.1`, which only a GPU machine's driver provides, is replaced at link
 # time by a stub generated here (every driver entry point returning "no device").
 #
-#   bash scripts/build-cuda.sh            # -> target/cuda/release/pinnbo, dist/cuda/
+#   bash scripts/build-cuda.sh            # -> dist/cuda/: pinnbo, iteration_cost, cuda-env.sh
 #
 # Settings (environment):
 #   PINNBO_CUDA_SDK    where the wheels are installed (default target/cuda-sdk)
@@ -62,11 +62,18 @@ export CUDAFORGE_THREADS=${CUDAFORGE_THREADS:-$(nproc)}
 # A target folder of its own: the CPU build in target/ is left as it is.
 export CARGO_TARGET_DIR=$root/target/cuda
 cargo build --release --locked --features cuda
+# The per-step timing program scripts/gpu-measure.sh runs.
+cargo build --release --locked --features cuda -p pinnbo-core --example iteration_cost
 
 step "dist/cuda: the binary, the stub and a launcher"
 mkdir -p dist/cuda/stub
-cp "$CARGO_TARGET_DIR/release/pinnbo" dist/cuda/pinnbo
+cp "$CARGO_TARGET_DIR/release/pinnbo" "$CARGO_TARGET_DIR/release/examples/iteration_cost" dist/cuda/
+# Without symbols the two are about 60 MB each (mostly candle's PTX, which is text): 9 MB
+# each compressed, small enough to carry to a GPU machine.
+strip dist/cuda/pinnbo dist/cuda/iteration_cost
 cp "$home/lib/stubs/libcuda.so.1" dist/cuda/stub/
 cp scripts/cuda-env.sh dist/cuda/
 printf '%s\n' "$nv/lib" >dist/cuda/sdk-libs
-echo "built: dist/cuda/pinnbo (run it as: source dist/cuda/cuda-env.sh; dist/cuda/pinnbo --version)"
+tar -C dist -cJf dist/cuda.tar.xz cuda
+echo "built: dist/cuda/pinnbo, packed with the rest in dist/cuda.tar.xz"
+echo "run it as: source dist/cuda/cuda-env.sh; dist/cuda/pinnbo --version"
