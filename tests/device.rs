@@ -2,31 +2,23 @@
 //! no CUDA; a build with `--features cuda` on a machine without a GPU (the one that builds
 //! it) refuses for that reason instead. Both refusals come before anything is written.
 
+mod common;
+
+use common::text;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn pinnbo(args: &[&str], dir: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pinnbo"))
-        .args(args)
-        .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the pinnbo binary runs")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+/// The binary run in `dir`, arguments first (as these tests read best).
+fn pinnbo(args: &[&str], dir: &Path) -> std::process::Output {
+    common::pinnbo(dir, args)
 }
 
 fn scratch(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("device-{name}"));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+    common::scratch(&format!("device-{name}"))
 }
 
 /// A small neural-greedy problem; `device` is written into its method block when given.

@@ -122,6 +122,67 @@ def test_a_closed_optimizer_lets_its_run_be_resumed_in_the_same_process(tmp_path
     assert len(pinnbo.Optimizer.resume(tmp_path / "run")) == 2
 
 
+def test_load_if_exists_starts_the_run_or_continues_it_exactly(tmp_path):
+    problem = pinnbo.Problem.from_str(QUADRATIC)
+
+    def script():  # the same script, run again
+        return pinnbo.Optimizer(problem, method="gp-ei", seed=3, out=tmp_path / "run", load_if_exists=True)
+
+    with script() as opt:
+        (x,) = opt.ask()
+        opt.tell(x, 1.0)
+        pending = opt.ask()
+    with script() as again:  # the same run: its history and its pending point
+        assert list(again.history["objective"]) == [1.0]
+        assert (again.pending == pending).all()
+    with pytest.raises(pinnbo.RunError, match="already holds a run.*load_if_exists=True"):
+        pinnbo.Optimizer(problem, method="gp-ei", seed=3, out=tmp_path / "run")
+    with pytest.raises(pinnbo.RunError, match="different run: its seed is 3, this one.s 4"):
+        pinnbo.Optimizer(problem, method="gp-ei", seed=4, out=tmp_path / "run", load_if_exists=True)
+    edited = pinnbo.Problem.from_str(QUADRATIC.replace("budget", "# edited\nbudget"))
+    with pytest.raises(pinnbo.RunError, match="changed"):
+        pinnbo.Optimizer(edited, method="gp-ei", seed=3, out=tmp_path / "run", load_if_exists=True)
+
+
+def test_a_known_constraint_is_held_and_never_told(tmp_path):
+    problem = pinnbo.Problem.from_str(
+        "var a in [0, 1], b in [0, 1]\nfield f(a, b)\nfield heat(a, b)\nminimize f\n"
+        "subject to cooling: heat <= 1\nsubject to spend: a + b <= 1\nbudget 20, init 4\n"
+    )
+    opt = pinnbo.Optimizer(problem, method="gp-ei", out=tmp_path / "run")
+    for _ in range(2):
+        x = opt.ask(4)
+        assert all(a + b <= 1 for a, b in x)
+        opt.tell(x, [float((a - 0.9) ** 2 + b) for a, b in x], constraints=[[-1.0]] * 4)
+    told = opt.history  # the known constraint's values, computed: the history's second column
+    spend = [a + b - 1 for a, b in told["x"]]
+    assert list(told["constraints"][:, 0]) == [-1.0] * 8
+    assert all(abs(c - s) < 1e-12 for c, s in zip(told["constraints"][:, 1], spend))
+
+
+def test_predict_is_the_models_posterior_at_the_observed_points(tmp_path):
+    problem = pinnbo.Problem.from_str(
+        "var x in [0, 1], y in [0, 2]\nfield f(x, y)\nfield g(x, y)\nminimize f\n"
+        "subject to cap: g <= 1\nsubject to spend: x + y <= 2.5\nbudget 20, init 8\n"
+    )
+    opt = pinnbo.Optimizer(problem, method="gp-ei", out=tmp_path / "run")
+    x = opt.ask(8)
+    f = [float((a - 0.3) ** 2 + (b - 1.2) ** 2) for a, b in x]
+    g = [float(a * b) for a, b in x]
+    opt.tell(x, f, constraints=[[v] for v in g])
+    p = opt.predict(x)
+    # Exact values: the posterior passes through them, to well within its own spread.
+    assert all(abs(m - v) <= 3 * s + 1e-6 for m, v, s in zip(p["mean"], f, p["std"]))
+    cap = p["constraints"]["cap"]
+    assert all(abs(m - v) <= 3 * s + 1e-6 for m, v, s in zip(cap["mean"], g, cap["std"]))
+    assert list(p["constraints"]["spend"]["std"]) == [0.0] * 8  # known: its formula
+    away = opt.predict({"x": 0.95, "y": 0.05})
+    assert away["std"][0] > max(p["std"])  # far from every observation, less certain
+    assert p["parameters"] == {}
+    with pytest.raises(pinnbo.RunError, match="outside"):
+        opt.predict([2.0, 0.5])
+
+
 def test_a_problem_without_an_oracle_is_measured_by_the_caller(tmp_path, pinnbo_bin):
     problem = pinnbo.Problem.from_str("var x in [0, 1]\nfield f(x)\nminimize f\nbudget 6\n")
     opt = pinnbo.Optimizer(problem, out=tmp_path / "lab", method="gp-ei")
@@ -165,7 +226,7 @@ def test_a_command_oracle_without_allow_exec_says_how_to_run_it(tmp_path):
 def test_a_callable_giving_the_wrong_number_of_constraints_fails_those_evaluations(tmp_path):
     """Checked as commands and `tell` are (issue 53, item 1): the evaluation fails with the
     reason, nothing misshapen is journaled, and the run can be resumed."""
-    text = "var x in [0, 1]\nminimize x\nsubject to g: x - 2 <= 0\nbudget 4, init 2\nmethod gp-ei\n"
+    text = "var x in [0, 1]\nfield c(x)\nminimize x\nsubject to g: c <= 0\nbudget 4, init 2\nmethod gp-ei\n"
     problem = pinnbo.Problem.from_str(text, name="shape.pde")
     with pytest.raises(pinnbo.RunError, match=r"gave 2 constraint value\(s\); the problem has 1"):
         problem.solve(lambda p: (float(p[0]), [0.0, -1.0]), out=tmp_path / "run")

@@ -71,7 +71,8 @@ pub struct TellOptions {
     #[arg(long, allow_hyphen_values = true, required_unless_present = "failed")]
     pub objective: Option<String>,
     /// The constraints' measured values: comma-separated in the file's order, or each by
-    /// name, `cooling=-0.2,purity=0.1`.
+    /// name, `cooling=-0.2,purity=0.1` (a known constraint, of the variables alone, is
+    /// computed and never told).
     #[arg(long, allow_hyphen_values = true)]
     pub constraints: Option<String>,
     /// What the sensors read, one field at a time in the order of its `sensors`
@@ -221,7 +222,8 @@ fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
 }
 
 /// `--constraints`: numbers in the file's order (checked against the problem later, as a
-/// command's are), or each constraint by name, `cooling=-0.2,purity=0.1`.
+/// command's are), or each constraint by name, `cooling=-0.2,purity=0.1`: the measured
+/// constraints only (pinnbo computes the known ones).
 fn constraints(problem: &Problem, told: Option<&str>) -> Result<Vec<f64>, String> {
     let Some(told) = told else {
         return Ok(Vec::new());
@@ -230,7 +232,17 @@ fn constraints(problem: &Problem, told: Option<&str>) -> Result<Vec<f64>, String
     if let Ok(numbers) = numbers {
         return Ok(numbers);
     }
-    let names: Vec<String> = problem.constraints.iter().map(|c| c.name.clone()).collect();
+    let measured = problem.constraints.iter().filter(|c| !c.is_known());
+    let names: Vec<String> = measured.map(|c| c.name.clone()).collect();
+    let given = |name: &str| told.split(',').any(|p| p.split('=').next() == Some(name));
+    if let Some(c) = (problem.constraints.iter()).find(|c| c.is_known() && given(&c.name)) {
+        return Err(format!(
+            "`{}` is a known constraint: pinnbo computes it from the variables, so it is \
+             never told; --constraints takes the measured ones: {}",
+            c.name,
+            names.join(", ")
+        ));
+    }
     by_name("--constraints", ("a", "constraint"), &names, told)
 }
 
@@ -275,7 +287,7 @@ const LOCK_WAIT: Duration = Duration::from_secs(30);
 
 /// Opens the run in `dir` from its own folder; `budget` amends its budget. While another
 /// process writes the run, waits for it (up to [`LOCK_WAIT`], saying so once).
-fn continue_run(dir: &Path, budget: Option<usize>) -> Result<Run, Exit> {
+pub(crate) fn continue_run(dir: &Path, budget: Option<usize>) -> Result<Run, Exit> {
     let started = Instant::now();
     let mut said = false;
     loop {

@@ -87,6 +87,27 @@ fn method_refusal(problem: &Problem) -> Option<pinnbo_dsl::Diagnostic> {
 }
 
 /// One line describing a valid problem.
+/// Which constraints pinnbo computes from the variables and which are measured:
+/// ` (known: spend; measured: cooling, purity)`, empty without constraints.
+fn constraint_kinds(p: &Problem) -> String {
+    let names = |known: bool| {
+        (p.constraints.iter())
+            .filter(|c| c.is_known() == known)
+            .map(|c| c.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let kinds: Vec<String> = [("known", names(true)), ("measured", names(false))]
+        .into_iter()
+        .filter(|(_, n)| !n.is_empty())
+        .map(|(kind, n)| format!("{kind}: {n}"))
+        .collect();
+    match kinds.is_empty() {
+        true => String::new(),
+        false => format!(" ({})", kinds.join("; ")),
+    }
+}
+
 fn summary(p: &Problem) -> String {
     let plural = |n: usize, word: &str| format!("{n} {word}{}", if n == 1 { "" } else { "s" });
     let sense = match p.objective.sense {
@@ -103,7 +124,7 @@ fn summary(p: &Problem) -> String {
         plural(p.dim(), "variable"),
         plural(p.fields.len(), "field"),
         plural(p.pdes.len(), "pde"),
-        plural(p.constraints.len(), "constraint"),
+        plural(p.constraints.len(), "constraint") + &constraint_kinds(p),
         sense.to_string(),
         format!("oracle {oracle}"),
     ];

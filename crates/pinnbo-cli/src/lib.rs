@@ -12,6 +12,7 @@ mod fdm_cmd;
 pub mod formats;
 mod help_cmd;
 mod methods_cmd;
+mod predict_cmd;
 mod solve_cmd;
 mod solve_report;
 mod threads;
@@ -58,6 +59,9 @@ pub enum Command {
     Ask(ask_tell_cmd::AskOptions),
     /// Record what a point asked with `pinnbo ask` gave (or a point evaluated unasked).
     Tell(ask_tell_cmd::TellOptions),
+    /// What a run's model says at points: the objective's and each constraint's mean and
+    /// standard deviation, and the pde's constants as last estimated (nothing is evaluated).
+    Predict(predict_cmd::Options),
     /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
     /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
     /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
@@ -176,6 +180,7 @@ pub fn run(args: impl IntoIterator<Item = impl Into<OsString> + Clone>) -> ExitC
         Command::Bench(o) => bench_cmd::run(o, style),
         Command::Ask(o) => ask_tell_cmd::ask(o, style),
         Command::Tell(o) => ask_tell_cmd::tell(o, style),
+        Command::Predict(o) => predict_cmd::run(o, style),
         Command::Methods(o) => methods_cmd::run(o),
         Command::Completions(o) => help_cmd::completions(o),
         Command::Man(o) => help_cmd::man(o),

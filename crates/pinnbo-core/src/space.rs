@@ -6,6 +6,7 @@
 //! order among its levels means anything: searches try each level ([`Kind::Levels`]) and
 //! the GP's kernel compares levels only for equality.
 
+use pinnbo_dsl::ir::Expr;
 use pinnbo_dsl::Problem;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -14,6 +15,34 @@ pub struct Space {
     pub hi: Vec<f64>,
     /// How each variable maps onto its unit interval.
     pub scales: Vec<Scale>,
+    /// The known constraints every point must hold.
+    pub known: KnownConstraints,
+}
+
+/// Points a search or design draws at most to find some that hold the known constraints.
+pub const FEASIBLE_SEARCH: usize = 1 << 16;
+
+/// The constraints that are formulas of the variables alone
+/// ([`pinnbo_dsl::ir::Constraint::is_known`]): the design, every search and `ask` keep to
+/// the points where each is `<= 0`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KnownConstraints(Vec<Expr>);
+
+impl KnownConstraints {
+    pub fn of(problem: &Problem) -> KnownConstraints {
+        let known = problem.constraints.iter().filter(|c| c.is_known());
+        KnownConstraints(known.map(|c| c.expr.clone()).collect())
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Whether every one holds at the box point `x` (a value that cannot be computed, NaN,
+    /// does not).
+    pub fn hold_at(&self, x: &[f64]) -> bool {
+        (self.0.iter()).all(|e| pinnbo_dsl::eval::eval_point(e, x).is_some_and(|v| v <= 0.0))
+    }
 }
 
 /// How one variable maps onto its unit interval.
@@ -82,13 +111,42 @@ impl Space {
             lo: problem.lower(),
             hi: problem.upper(),
             scales: problem.coords.iter().map(scale).collect(),
+            known: KnownConstraints::of(problem),
         }
+    }
+
+    /// A uniform point of the cube that holds the known constraints (drawn again while one
+    /// breaks, up to [`FEASIBLE_SEARCH`] times: the run refuses a point that still breaks one).
+    pub fn uniform_point(&self, rng: &mut impl rand::Rng) -> Vec<f64> {
+        let mut draw = || {
+            (0..self.dim())
+                .map(|_| rng.random::<f64>())
+                .collect::<Vec<f64>>()
+        };
+        let mut u = draw();
+        for _ in 0..FEASIBLE_SEARCH {
+            if self.admits(&u) {
+                break;
+            }
+            u = draw();
+        }
+        u
+    }
+
+    /// Whether the unit-cube point `u` holds every known constraint.
+    pub fn admits(&self, u: &[f64]) -> bool {
+        self.known.is_empty() || self.known.hold_at(&self.to_box(u))
     }
 
     /// A box of continuous variables on a linear scale.
     pub fn linear(lo: Vec<f64>, hi: Vec<f64>) -> Space {
         let scales = vec![Scale::Linear; lo.len()];
-        Space { lo, hi, scales }
+        Space {
+            lo,
+            hi,
+            scales,
+            known: KnownConstraints::default(),
+        }
     }
 
     /// Each coordinate's kind.
@@ -212,6 +270,7 @@ mod tests {
             lo: vec![1e-4, 0.0],
             hi: vec![1e-1, 2.0],
             scales: vec![Scale::Log, Scale::Linear],
+            known: KnownConstraints::default(),
         };
         let x = space.to_box(&[1.0 / 3.0, 0.25]);
         assert!((x[0] - 1e-3).abs() < 1e-15, "{x:?}");
@@ -231,6 +290,7 @@ mod tests {
             lo: vec![1.0, 0.0],
             hi: vec![4.0, 1.0],
             scales: vec![Scale::Integer, Scale::Linear],
+            known: KnownConstraints::default(),
         };
         let n = |u: f64| space.to_box(&[u, 0.5])[0];
         assert_eq!(

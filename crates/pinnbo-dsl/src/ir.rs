@@ -483,12 +483,30 @@ pub struct Objective {
     pub span: Span,
 }
 
-/// A black-box constraint in the form `expr <= 0`.
+/// A constraint in the form `expr <= 0`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Constraint {
     pub name: String,
     pub expr: Expr,
     pub span: Span,
+}
+
+impl Constraint {
+    /// Whether the constraint is a formula of the design variables and consts alone
+    /// (`subject to spend: a + b <= 1`): pinnbo evaluates it itself, proposes no point that
+    /// breaks it, and never asks for its value. The others read a field and are measured.
+    pub fn is_known(&self) -> bool {
+        !self.expr.any(|e| {
+            matches!(
+                e,
+                Expr::Field(_)
+                    | Expr::Param(_)
+                    | Expr::Diff { .. }
+                    | Expr::Operator { .. }
+                    | Expr::Functional(_)
+            )
+        })
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]

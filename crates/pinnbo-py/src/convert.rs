@@ -2,7 +2,7 @@
 //! extension does not depend on numpy's C API or its version) and plain dicts.
 
 use pinnbo_core::run::journal::Record;
-use pinnbo_core::run::{Best, Convergence, ParamEstimate};
+use pinnbo_core::run::{Best, Convergence, ParamEstimate, Prediction};
 use pinnbo_dsl::Problem;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -84,6 +84,34 @@ pub fn parameters<'py>(
 
 /// Every record as arrays: `x` (n, d), `objective` (n,) and `constraints` (n, m) with NaN
 /// where an evaluation failed, `failure`, `phase` and `id` (the point's slot) as lists.
+/// [`Prediction`] as the dict `Optimizer.predict` returns.
+pub fn prediction<'py>(
+    py: Python<'py>,
+    problem: &Problem,
+    p: &Prediction,
+) -> PyResult<Bound<'py, PyDict>> {
+    let moments = |mean: &[f64], std: &[f64]| -> PyResult<Bound<'py, PyDict>> {
+        let out = PyDict::new(py);
+        out.set_item("mean", array(py, mean.to_vec())?)?;
+        out.set_item("std", array(py, std.to_vec())?)?;
+        Ok(out)
+    };
+    let out = moments(&p.mean, &p.std)?;
+    let constraints = match &p.constraints {
+        Some(all) => {
+            let named = PyDict::new(py);
+            for (c, (mean, std)) in problem.constraints.iter().zip(all) {
+                named.set_item(&c.name, moments(mean, std)?)?;
+            }
+            Some(named)
+        }
+        None => None,
+    };
+    out.set_item("constraints", constraints)?;
+    out.set_item("parameters", parameters(py, &p.parameters)?)?;
+    Ok(out)
+}
+
 pub fn history<'py>(
     py: Python<'py>,
     problem: &Problem,

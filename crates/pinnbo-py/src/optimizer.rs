@@ -554,6 +554,35 @@ impl Optimizer {
             .transpose()
     }
 
+    /// What the method's model says at `x` (a point, a dict by name, or an `(n, dim)` array):
+    /// `{"mean", "std"}` of the objective (arrays, the file's sense and units), `constraints`
+    /// (by name, each `{"mean", "std"}`; None for a method without constraint models) and
+    /// `parameters` (the pde's constants as last estimated). Fitted to every evaluation as
+    /// the pictures' model is (the next proposal does not change); raises RunError for a
+    /// method without a predictive standard deviation or before an evaluation succeeded.
+    fn predict<'py>(&self, py: Python<'py>, x: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyDict>> {
+        let mut guard = self.locked();
+        let run: &mut Run = &mut guard;
+        let points: Vec<Vec<f64>> = match x.cast::<PyDict>() {
+            Ok(_) => vec![named_point(run.problem(), x)?],
+            Err(_) => match x.extract::<Vec<f64>>() {
+                Ok(point) => vec![point],
+                Err(_) => x.extract().map_err(|_| {
+                    PyValueError::new_err("x must be a point, a dict by name or an (n, dim) array")
+                })?,
+            },
+        };
+        let method = run.config().method.clone();
+        let prediction = py.detach(|| run.predict(&points)).map_err(run_error)?;
+        let Some(p) = prediction else {
+            return Err(run_error(format!(
+                "{method} has no predictive standard deviation to report, or no evaluation \
+                 succeeded yet"
+            )));
+        };
+        convert::prediction(py, run.problem(), &p)
+    }
+
     /// The last estimate of the pde's unknown constants (`param` in the file), by name:
     /// `{"k": {"value": 2.51, "std": 0.08}}`, `std` None where the data do not pin it; empty
     /// without params or before the first fit.

@@ -54,12 +54,21 @@ impl Observer for Progress {
 fn summary_line(run: &Run, record: &Record, best: Option<f64>) -> String {
     let value = match (&record.observed, &record.failure) {
         (_, Some(why)) => format!("failed: {why}"),
-        (Some(e), None) => format!("objective {}", e.objective()),
+        // With added noise the optimizer sees the noisy value; the best is by noise-free ones.
+        (Some(e), None) => match &record.clean {
+            Some(clean) => format!(
+                "objective {} (with the added noise; noise-free {})",
+                e.objective(),
+                clean.objective()
+            ),
+            None => format!("objective {}", e.objective()),
+        },
         (None, None) => "no value".to_string(),
     };
     let best = best.map_or(String::new(), |b| {
         match run.problem().is_multi_objective() {
             true => format!(", hypervolume {b}"),
+            false if record.clean.is_some() => format!(", best noise-free {b}"),
             false => format!(", best {b}"),
         }
     });

@@ -174,9 +174,10 @@ fn draw_convergence(run: &Run) -> Drawn {
                 lo: 1.0,
                 hi: run.config().budget.max(2) as f64,
             },
-            y_label: match several {
-                true => "hypervolume of the feasible evaluations so far",
-                false => "best feasible objective so far",
+            y_label: match (several, noise_added(run)) {
+                (true, _) => "hypervolume of the feasible evaluations so far",
+                (false, true) => "best feasible objective so far (noise-free)",
+                (false, false) => "best feasible objective so far",
             },
             points: &points,
             marks: &[],
@@ -368,8 +369,13 @@ fn draw_interval(run: &Run, grid: &[Vec<f64>], interval: &[(f64, f64, f64)]) -> 
     let samples: Vec<(f64, f64)> = (run.records().iter())
         .filter_map(|r| r.observed.as_ref().map(|e| (r.x[0], e.objective())))
         .collect();
+    // With added noise the dots are what was measured and the best is by noise-free values.
+    let label = match noise_added(run) {
+        true => "best (noise-free)",
+        false => "best",
+    };
     let best: Vec<(&str, f64, f64)> = (run.summary().best)
-        .map(|b| ("best", b.x[0], b.objective))
+        .map(|b| (label, b.x[0], b.objective))
         .into_iter()
         .collect();
     let title = format!("{}: surrogate mean ± 2σ ({})", p.name, run.config().method);
@@ -445,4 +451,9 @@ fn picture(
         )
     }
     .map_err(|e| e.to_string())
+}
+
+/// Whether the run adds synthetic noise: its measured values are noisy, its best noise-free.
+fn noise_added(run: &Run) -> bool {
+    run.problem().noise.is_some_and(|n| n.added)
 }

@@ -3,7 +3,7 @@
 
 use crate::acquisition::trust_region::TrustRegion;
 use crate::diagnostics::Diagnostics;
-use crate::space::Kind;
+use crate::space::{Kind, Space, FEASIBLE_SEARCH};
 use pinnbo_ad::sampling::{in_box, Sampling};
 
 /// Where one step's search looks: `[0, 1]^d`, or a trust region in it.
@@ -18,6 +18,8 @@ pub struct Domain {
     /// candidates sit at its values' centres, refinement holds it, and [`Domain::neighbours`]
     /// moves it.
     pub kinds: Vec<Kind>,
+    /// The space whose known constraints every point must hold; None when it has none.
+    pub known: Option<Space>,
 }
 
 impl Domain {
@@ -28,7 +30,32 @@ impl Domain {
             region: None,
             faces: false,
             kinds: Vec::new(),
+            known: None,
         }
+    }
+
+    /// The same domain, kept to the points where `space`'s known constraints hold.
+    pub fn within(self, space: &Space) -> Domain {
+        let known = (!space.known.is_empty()).then(|| space.clone());
+        Domain { known, ..self }
+    }
+
+    /// Whether the point holds every known constraint.
+    pub fn admits(&self, p: &[f64]) -> bool {
+        self.known.as_ref().is_none_or(|s| s.admits(p))
+    }
+
+    /// `scores` of the points of `flat` with those that break a known constraint at −∞, the
+    /// worst: no search moves there.
+    pub fn mask(&self, flat: &[f64], mut scores: Vec<f64>) -> Vec<f64> {
+        if self.known.is_some() {
+            for (p, s) in flat.chunks(self.d).zip(&mut scores) {
+                if !self.admits(p) {
+                    *s = f64::NEG_INFINITY;
+                }
+            }
+        }
+        scores
     }
 
     /// The same domain over coordinates of these kinds.
@@ -109,8 +136,34 @@ impl Domain {
     }
 
     /// `n` Sobol candidates (flat `[n, d]`) scrambled by `seed`, in the domain (discrete
-    /// coordinates at their values' centres).
+    /// coordinates at their values' centres), less those that break a known constraint.
+    /// Where that leaves none (a trust region outside the feasible set), the whole cube's
+    /// [`FEASIBLE_SEARCH`] Sobol points are taken, less those.
     pub fn candidates(&self, n: usize, seed: u64) -> Vec<f64> {
+        let flat = self.unconstrained_candidates(n, seed);
+        if self.known.is_none() {
+            return flat;
+        }
+        let kept = self.admitted(&flat);
+        if !kept.is_empty() {
+            return kept;
+        }
+        let cube = Domain {
+            region: None,
+            ..self.clone()
+        };
+        cube.admitted(&cube.unconstrained_candidates(FEASIBLE_SEARCH.max(n), seed))
+    }
+
+    fn admitted(&self, flat: &[f64]) -> Vec<f64> {
+        (flat.chunks(self.d))
+            .filter(|p| self.admits(p))
+            .flatten()
+            .copied()
+            .collect()
+    }
+
+    fn unconstrained_candidates(&self, n: usize, seed: u64) -> Vec<f64> {
         let mut flat = in_box(&vec![(0.0, 1.0); self.d], n, Sampling::Sobol, seed);
         if let Some(r) = &self.region {
             r.place(&mut flat, seed);

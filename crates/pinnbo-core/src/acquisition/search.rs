@@ -31,6 +31,7 @@ impl Search {
             ..Domain::cube(d)
         }
         .with_kinds(space.kinds())
+        .within(space)
     }
 }
 
@@ -67,6 +68,10 @@ pub fn maximize_batch(
     search: Search,
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, f64) {
+    // A point that breaks a known constraint scores the worst, so no step moves there.
+    let score = &|flat: &[f64]| domain.mask(flat, score(flat));
+    let masked = screen.map(|s| move |flat: &[f64]| domain.mask(flat, s(flat)));
+    let screen = masked.as_ref().map(|s| s as &BatchScore);
     let d = domain.d;
     let seed = rng.random::<u64>();
     let flat = domain.candidates(search.candidates.max(1), seed);
@@ -187,6 +192,13 @@ pub fn maximize_smooth(
     search: Search,
     rng: &mut ChaCha8Rng,
 ) -> (Vec<f64>, f64) {
+    // A point that breaks a known constraint cannot be evaluated (L-BFGS steps back) and
+    // screens as the worst.
+    let score = &|p: &[f64]| domain.admits(p).then(|| score(p)).flatten();
+    let screen = &|points: &[Vec<f64>]| match domain.known {
+        Some(_) => domain.mask(&points.concat(), screen(points)),
+        None => screen(points),
+    };
     let d = domain.d;
     let seed = rng.random::<u64>();
     let flat = domain.candidates(search.candidates.max(1), seed);

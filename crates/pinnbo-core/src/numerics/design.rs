@@ -19,6 +19,30 @@ pub fn points(design: Design, n: usize, d: usize, seed: u64) -> Vec<Vec<f64>> {
     flat.chunks(d.max(1)).map(<[f64]>::to_vec).collect()
 }
 
+/// The first `n` points of the design of `m` points that hold `admits`, for the smallest
+/// `m = n, 2n, 4n, ..` (at most `most`) that has that many: the design kept to a feasible set
+/// (the same points every time). Fewer than `n` when even `most` points have too few.
+pub fn admitted_points(
+    design: Design,
+    n: usize,
+    d: usize,
+    seed: u64,
+    most: usize,
+    admits: impl Fn(&[f64]) -> bool,
+) -> Vec<Vec<f64>> {
+    let mut m = n.max(1);
+    loop {
+        let kept: Vec<Vec<f64>> = (points(design, m, d, seed).into_iter())
+            .filter(|p| admits(p))
+            .take(n)
+            .collect();
+        if kept.len() == n || m >= most {
+            return kept;
+        }
+        m = (2 * m).min(most.max(n));
+    }
+}
+
 /// One point in each of n equal slices of every axis, slices paired at random, jittered
 /// inside their slice.
 fn latin_hypercube(n: usize, d: usize, seed: u64) -> Vec<f64> {

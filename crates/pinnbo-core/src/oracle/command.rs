@@ -187,7 +187,8 @@ impl CommandOracle {
             workdir,
             timeout: spec.timeout,
             output: spec.output,
-            constraints: problem.constraints.len(),
+            // The known constraints are computed, never read from the program.
+            constraints: measured_constraints(problem),
             objectives: match problem.is_multi_objective() {
                 true => problem.objective_names(),
                 false => vec!["objective".to_string()],
@@ -231,8 +232,12 @@ impl CommandOracle {
 }
 
 fn output_needs_json(problem: &Problem, spec: &Spec) -> bool {
-    (!problem.constraints.is_empty() || !problem.sensors.is_empty())
+    (measured_constraints(problem) > 0 || !problem.sensors.is_empty())
         && spec.output == CommandOutput::Number
+}
+
+fn measured_constraints(problem: &Problem) -> usize {
+    problem.constraints.iter().filter(|c| !c.is_known()).count()
 }
 
 /// `{"objective": .., "constraints": [..]}`; with several objectives each by its name in
@@ -274,7 +279,7 @@ fn parse_json(
     };
     if listed.len() != constraints {
         return Err(Failure::Parse(format!(
-            "the problem has {constraints} constraint(s), the command gave {}",
+            "the problem measures {constraints} constraint(s), the command gave {}",
             listed.len()
         )));
     }
@@ -538,7 +543,7 @@ mod tests {
         let wrong = parse_json(r#"{"objective": 1.5}"#, &one, 1, &[]).unwrap_err();
         assert_eq!(
             wrong.to_string(),
-            "could not read the command's output: the problem has 1 constraint(s), the command gave 0"
+            "could not read the command's output: the problem measures 1 constraint(s), the command gave 0"
         );
         let bad = parse_json(r#"{"objective": "x"}"#, &one, 0, &[]).unwrap_err();
         assert!(

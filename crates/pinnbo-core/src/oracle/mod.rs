@@ -85,6 +85,38 @@ impl Evaluation {
         self.constraints.iter().all(|c| *c <= 0.0)
     }
 
+    /// With the known constraints' values ([`pinnbo_dsl::ir::Constraint::is_known`]) computed
+    /// at `x` (the problem's coordinates) and put in their places: an oracle, a callable or a
+    /// `tell` gives the measured constraints alone, in the file's order (or every constraint,
+    /// as the file's own closed forms do: the known ones are then recomputed, the same
+    /// formula). Any other count is left for [`Evaluation::misshapen`] to report.
+    pub fn with_known_constraints(mut self, problem: &Problem, x: &[f64]) -> Evaluation {
+        let all = &problem.constraints;
+        let measured = all.iter().filter(|c| !c.is_known()).count();
+        if measured == all.len() {
+            return self;
+        }
+        let mut given = match self.constraints.len() {
+            n if n == measured => self.constraints.into_iter(),
+            n if n == all.len() => (all.iter().zip(self.constraints))
+                .filter(|(c, _)| !c.is_known())
+                .map(|(_, v)| v)
+                .collect::<Vec<f64>>()
+                .into_iter(),
+            _ => return self,
+        };
+        let known = |c: &pinnbo_dsl::ir::Constraint| {
+            pinnbo_dsl::eval::eval_point(&c.expr, x).unwrap_or(f64::NAN)
+        };
+        self.constraints = (all.iter())
+            .map(|c| match c.is_known() {
+                true => known(c),
+                false => given.next().expect("one value per measured constraint"),
+            })
+            .collect();
+        self
+    }
+
     /// What is wrong with the number of values an oracle gave for `problem` (objectives,
     /// constraints, sensor values), if anything: such an evaluation is a failure, never an
     /// observation.
@@ -103,9 +135,15 @@ impl Evaluation {
             ("sensor", self.sensors.len(), problem.sensor_count()),
         ];
         let (what, given, wanted) = counts.into_iter().find(|(_, g, w)| g != w)?;
-        Some(format!(
-            "the oracle gave {given} {what} value(s); the problem has {wanted}"
-        ))
+        let known = problem.constraints.iter().filter(|c| c.is_known()).count();
+        Some(match (what, known) {
+            ("constraint", k) if k > 0 => format!(
+                "the oracle gave {given} constraint value(s); the problem measures {} (its {k} \
+                 known one(s) pinnbo computes itself)",
+                wanted - k
+            ),
+            _ => format!("the oracle gave {given} {what} value(s); the problem has {wanted}"),
+        })
     }
 
     /// The first non-finite value, named, if any (a sensor's by its index: the caller

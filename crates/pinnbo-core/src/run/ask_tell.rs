@@ -196,6 +196,14 @@ impl Run {
     /// same outcome changes nothing (a retried `tell`); with another, it is refused. Values
     /// are kept as told: a non-finite one makes the evaluation a failure, as in `solve`.
     pub fn tell(&mut self, id: usize, outcome: Outcome) -> Result<Told, RunError> {
+        let asked_at = match self.answer(id) {
+            Some(r) => Some(r.x.clone()),
+            None => self.asks.iter().find(|a| a.id == id).map(|a| a.x.clone()),
+        };
+        let outcome = match &asked_at {
+            Some(x) => self.with_known(outcome, x),
+            None => outcome,
+        };
         let outcome = self.checked(outcome)?;
         if let Some(r) = self.answer(id) {
             let same = match &outcome {
@@ -227,7 +235,7 @@ impl Run {
     /// Journals an evaluation made at `x` (the problem's coordinates) that was never asked:
     /// an extra observation, counted in the budget like any other.
     pub fn tell_extra(&mut self, x: Vec<f64>, outcome: Outcome) -> Result<usize, RunError> {
-        let outcome = self.checked(outcome)?;
+        let outcome = self.checked(self.with_known(outcome, &x))?;
         super::validate::point(&self.problem, &x).map_err(RunError::Refused)?;
         if self.records.len() + self.pending().len() >= self.config.budget {
             return Err(RunError::Refused(format!(
@@ -246,6 +254,14 @@ impl Run {
         self.journal_outcome(point, outcome)
     }
 
+    /// Told values with the known constraints computed at `x` (they are never told).
+    fn with_known(&self, outcome: Outcome, x: &[f64]) -> Outcome {
+        match outcome {
+            Outcome::Values(e) => Outcome::Values(e.with_known_constraints(&self.problem, x)),
+            failed => failed,
+        }
+    }
+
     /// Refuses what a run cannot take as told: values of the wrong shape, and any told value
     /// on a problem that adds synthetic noise (which only `solve` adds, to its own oracle).
     fn checked(&self, outcome: Outcome) -> Result<Outcome, RunError> {
@@ -259,11 +275,26 @@ impl Run {
         }
         if let Outcome::Values(e) = &outcome {
             let m = self.problem.constraints.len();
-            if e.constraints.len() != m {
-                return Err(RunError::Refused(format!(
-                    "{} constraint value(s) told, the problem has {m}",
-                    e.constraints.len()
-                )));
+            let measured: Vec<&str> = (self.problem.constraints.iter())
+                .filter(|c| !c.is_known())
+                .map(|c| c.name.as_str())
+                .collect();
+            // Before the known ones are put in (a point not asked), the measured ones alone.
+            if e.constraints.len() != m && e.constraints.len() != measured.len() {
+                let known = m - measured.len();
+                return Err(RunError::Refused(match known {
+                    0 => format!(
+                        "{} constraint value(s) told, the problem has {m}",
+                        e.constraints.len()
+                    ),
+                    _ => format!(
+                        "{} constraint value(s) told, the problem measures {} ({}; its {known} \
+                         known one(s) pinnbo computes itself)",
+                        e.constraints.len(),
+                        measured.len(),
+                        measured.join(", ")
+                    ),
+                }));
             }
             let s = self.problem.sensor_count();
             if e.sensors.len() != s {

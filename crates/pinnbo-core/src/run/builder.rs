@@ -200,6 +200,24 @@ impl Optimization {
         if self.config.budget == 0 {
             return Err(SetupError::Plain("the budget must be at least 1".into()).into());
         }
+        let space = crate::space::Space::of(&self.problem);
+        if !space.known.is_empty() {
+            let found = crate::run::initial_design(&space, &self.config).len();
+            if found < self.config.init {
+                let known = (self.problem.constraints.iter())
+                    .filter(|c| c.is_known())
+                    .map(|c| format!("`{}`", c.name))
+                    .collect::<Vec<_>>();
+                return Err(SetupError::Plain(format!(
+                    "the known constraints {} leave too little of the box: {found} of its \
+                     first {} design points hold them all, fewer than the initial design's {}",
+                    known.join(", "),
+                    crate::space::FEASIBLE_SEARCH,
+                    self.config.init
+                ))
+                .into());
+            }
+        }
         let mut strategy = match self.strategy {
             Some(s) => s,
             None => registry::strategy_with(
@@ -337,7 +355,7 @@ mod tests {
         assert!(record.observed.is_none());
         assert_eq!(
             record.failure.as_deref(),
-            Some("the oracle gave 2 constraint value(s); the problem has 1")
+            Some("the oracle gave 2 constraint value(s); the problem measures 0 (its 1 known one(s) pinnbo computes itself)")
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

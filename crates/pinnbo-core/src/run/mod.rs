@@ -36,8 +36,9 @@ use design::Design;
 use journal::{Ask, Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
 pub use named::{named_values, point_from_names};
 pub use observer::Observer;
+pub use picture::Prediction;
 use pinnbo_dsl::Problem;
-use rand::{Rng, SeedableRng};
+use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -55,6 +56,20 @@ pub struct RunConfig {
     pub max_failures: usize,
     /// On resume, continue with a problem file edited since the run started.
     pub accept_changed: bool,
+}
+
+/// The run's initial design, kept to the points that hold the known constraints (fewer
+/// points only where the box has too few such: [`crate::Optimization::setup`] refuses
+/// that).
+pub(crate) fn initial_design(space: &Space, config: &RunConfig) -> Vec<Vec<f64>> {
+    let (design, n, d, seed) = (config.design, config.init, space.dim(), config.seed);
+    match space.known.is_empty() {
+        true => design::points(design, n, d, seed),
+        false => {
+            let most = crate::space::FEASIBLE_SEARCH;
+            design::admitted_points(design, n, d, seed, most, |u| space.admits(u))
+        }
+    }
 }
 
 impl RunConfig {
@@ -318,7 +333,7 @@ impl Run {
             imported: _,
         } = setup;
         let space = Space::of(&problem);
-        let initial = design::points(config.design, config.init, space.dim(), config.seed);
+        let initial = initial_design(&space, &config);
         let imported = records
             .iter()
             .take_while(|r| r.phase == Phase::Import)
@@ -436,7 +451,7 @@ impl Run {
         if history.is_empty() {
             // Nothing succeeded yet, so a model has nothing to fit: a uniform point keeps
             // the run going, and `max_failures` alone decides when to stop.
-            let unit = (0..self.space.dim()).map(|_| rng.random::<f64>()).collect();
+            let unit = self.space.uniform_point(&mut rng);
             let diagnostics = Diagnostics::default().with(FALLBACK, "no successful evaluation yet");
             return Ok(Proposal {
                 diagnostics,
@@ -455,6 +470,11 @@ impl Run {
             return Err(RunError::Interrupted(self.records.len()));
         }
         let p = proposed.map_err(failed)?;
+        if !self.space.admits(&p.unit) {
+            let why = "no point the search tried holds every known constraint (`pinnbo check` \
+                       lists them): the feasible part of the box may be too small to find";
+            return Err(failed(StrategyError::Unusable(why.into())));
+        }
         if let Some(bytes) = self.strategy.state().map_err(failed)? {
             strategy_state::save(&self.dir, slot, self.last_proposal(), &bytes)?;
         }
@@ -522,7 +542,9 @@ impl Run {
             .map(|c| c.name.clone())
             .collect();
         let problem = &self.problem;
+        let x = &point.x;
         let checked = outcome.and_then(|e| {
+            let e = e.with_known_constraints(problem, x);
             if let Some(why) = e.misshapen(problem) {
                 return Err(crate::oracle::Failure::Other(why));
             }
@@ -534,8 +556,14 @@ impl Run {
         let (observed, clean, failure) = match checked {
             Ok(clean) => match &self.noise {
                 Some(noise) => {
-                    let noisy =
+                    let mut noisy =
                         noise.apply(&clean, &mut stream(self.config.seed, NOISE, point.slot));
+                    // A known constraint is a formula pinnbo computes: never noisy.
+                    for (k, c) in self.problem.constraints.iter().enumerate() {
+                        if c.is_known() {
+                            noisy.constraints[k] = clean.constraints[k];
+                        }
+                    }
                     (Some(noisy), Some(clean), None)
                 }
                 None => (Some(clean), None, None),

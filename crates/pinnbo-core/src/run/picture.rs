@@ -7,6 +7,26 @@ use crate::space::Space;
 use crate::strategies::{Observed, Strategy, StrategyError};
 use rand_chacha::ChaCha8Rng;
 
+/// A model's prediction at some points ([`Run::predict`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Prediction {
+    /// The objective's posterior mean and standard deviation, in the file's sense and units.
+    pub mean: Vec<f64>,
+    pub std: Vec<f64>,
+    /// Each constraint's `(mean, std)`, in the file's order; None for a method without
+    /// constraint models.
+    pub constraints: Option<Vec<(Vec<f64>, Vec<f64>)>>,
+    /// The pde's constants as the last step estimated them (empty without any).
+    pub parameters: std::collections::BTreeMap<String, super::summary::ParamEstimate>,
+}
+
+/// Means and standard deviations from intervals of ±2 sd of values times `sign`.
+fn moments(intervals: &[crate::strategies::Interval], sign: f64) -> (Vec<f64>, Vec<f64>) {
+    (intervals.iter())
+        .map(|(m, lo, hi)| (sign * m, 0.25 * (hi - lo).abs()))
+        .unzip()
+}
+
 /// The most evaluations a picture's or report's model is refitted to: a few seconds' fit.
 pub const MOST_PICTURED: usize = 500;
 
@@ -29,6 +49,47 @@ impl Run {
         self.for_picture(|strategy, space, history, rng| {
             strategy.predict_interval(space, history, points, rng)
         })
+    }
+
+    /// What the method's model says at `points` (each in the problem's coordinates, checked
+    /// as a told point is): the objective's mean and standard deviation in the file's sense
+    /// and units, each constraint's where the method models them, and the pde's constants
+    /// as last estimated. Fitted to every successful evaluation as a picture's model is
+    /// (nothing a proposal depends on moves); None for a method without a predictive
+    /// standard deviation, or before an evaluation succeeded. With a warp (gp-ei's `warp
+    /// auto`), the mean is the warped model's median in the values' units and the standard
+    /// deviation a quarter of its interval of about 95%.
+    pub fn predict(&mut self, points: &[Vec<f64>]) -> Result<Option<Prediction>, RunError> {
+        for x in points {
+            super::validate::point(&self.problem, x).map_err(RunError::Refused)?;
+        }
+        let unit: Vec<Vec<f64>> = points.iter().map(|x| self.space.to_unit(x)).collect();
+        let sign = crate::oracle::minimized(&self.problem, 1.0);
+        let Some(objective) = self.surrogate_interval(&unit)? else {
+            return Ok(None);
+        };
+        let constraints = self.for_picture(|strategy, space, history, rng| {
+            strategy.predict_constraints(space, history, &unit, rng)
+        })?;
+        let (mean, std) = moments(&objective, sign);
+        let mut constraints: Option<Vec<(Vec<f64>, Vec<f64>)>> =
+            constraints.map(|all| all.iter().map(|c| moments(c, 1.0)).collect());
+        // A known constraint is its formula, exactly.
+        for (c, (mean, std)) in (self.problem.constraints.iter())
+            .zip(constraints.iter_mut().flatten())
+            .filter(|(c, _)| c.is_known())
+        {
+            *mean = (points.iter())
+                .map(|x| pinnbo_dsl::eval::eval_point(&c.expr, x).unwrap_or(f64::NAN))
+                .collect();
+            *std = vec![0.0; points.len()];
+        }
+        Ok(Some(Prediction {
+            mean,
+            std,
+            constraints,
+            parameters: super::summary::last_parameters(&self.records),
+        }))
     }
 
     /// `predict` asked of the strategy with every successful evaluation (at most

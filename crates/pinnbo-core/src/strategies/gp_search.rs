@@ -187,6 +187,29 @@ impl GpSearch {
         Ok(constraints)
     }
 
+    /// Each constraint's GP's interval of about 95% at unit-cube `points` (one list per
+    /// constraint), fitted to `history` as a step fits them, without moving where the next
+    /// step's fits start.
+    pub(crate) fn constraint_intervals(
+        &mut self,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Vec<Vec<crate::strategies::Interval>>, StrategyError> {
+        let kept = self.previous_constraints.clone();
+        let fitted = self.fit_constraints(history, rng);
+        self.previous_constraints = kept;
+        let identity = PowerWarp::Identity;
+        Ok((fitted?.iter())
+            .map(|gp| {
+                points
+                    .iter()
+                    .map(|u| interval(gp.predict(u), &identity))
+                    .collect()
+            })
+            .collect())
+    }
+
     /// The rest of a step once the objective is fitted: each constraint's GP, then the
     /// criterion maximized over the box (or its faces) and over `space`'s integers and levels.
     pub(crate) fn propose(

@@ -143,6 +143,19 @@ pub trait Strategy: Send {
         Ok(None)
     }
 
+    /// Each constraint's model at unit-cube `points` as intervals of about 95% (one list per
+    /// constraint, in the file's order), fitted to `history` without moving the next
+    /// proposal's fits; None for a method that models no constraint this way.
+    fn predict_constraints(
+        &mut self,
+        _space: &Space,
+        _history: &[Observed],
+        _points: &[Vec<f64>],
+        _rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<Vec<Interval>>>, StrategyError> {
+        Ok(None)
+    }
+
     /// The surrogate's mean of the objective (as minimized) at unit-cube `points`, fitted to
     /// `history`, for pictures; None for a method without one. By default the means of
     /// [`Strategy::predict_interval`]: a method without a standard deviation overrides this.

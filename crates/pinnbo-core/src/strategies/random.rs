@@ -18,9 +18,8 @@ impl Strategy for RandomSearch {
         _history: &[Observed],
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
-        use rand::Rng;
         Ok(Proposal {
-            unit: (0..space.dim()).map(|_| rng.random::<f64>()).collect(),
+            unit: space.uniform_point(rng),
             diagnostics: Diagnostics::default(),
             terminate: false,
         })

@@ -158,6 +158,10 @@ class Optimizer:
     @property
     def parameters(self) -> dict[str, Parameter]:
         """The last estimate of the pde's unknown constants, by name."""
+    def predict(self, x: Union[Sequence[float], dict[str, Any], npt.ArrayLike]) -> dict[str, Any]:
+        """The model at points: {"mean", "std"} arrays of the objective, "constraints" by
+        name (each {"mean", "std"}; None for a method without constraint models) and
+        "parameters"; raises RunError for a method without a predictive std."""
     def to_dataframe(self) -> Any:
         """Every evaluation as a pandas DataFrame (id, phase, variables by name, objectives,
         constraints, failure); needs pandas."""

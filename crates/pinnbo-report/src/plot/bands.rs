@@ -82,7 +82,8 @@ where
     } else {
         plot.y_label.to_string()
     };
-    let mut chart = frame(root, plot.title, &plot.x, (y0, y1), &y_label)?;
+    let counts = all.iter().flatten().all(|e| e.0.fract() == 0.0);
+    let mut chart = frame(root, plot.title, &plot.x, (y0, y1), &y_label, counts)?;
     for (i, (band, edges)) in plot.bands.iter().zip(&all).enumerate() {
         let colour = COLOURS[i % COLOURS.len()];
         let mut outline: Vec<(f64, f64)> = edges.iter().map(|e| (e.0, e.3)).collect();

@@ -191,8 +191,7 @@ fn finite_extremes(values: impl Iterator<Item = f64>) -> (f64, f64) {
         })
 }
 
-/// Circled points with labels beside them; a label goes on the left of a point in the right
-/// half, so that it stays inside the picture.
+/// The measured points as dots, named in the legend when there are any.
 fn draw_samples<DB: DrawingBackend>(
     chart: &mut ChartContext<DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>,
     samples: &[(f64, f64)],
@@ -201,15 +200,43 @@ fn draw_samples<DB: DrawingBackend>(
 where
     DB::ErrorType: 'static,
 {
+    let shown: Vec<(f64, f64)> = (samples.iter())
+        .filter(|p| p.0.is_finite() && p.1.is_finite())
+        .copied()
+        .collect();
+    if shown.is_empty() {
+        return Ok(());
+    }
+    // On a light background the legend shows the dot in black, as the line plots draw it.
+    let key = if colour == WHITE { BLACK } else { colour };
     chart
         .draw_series(
-            samples
-                .iter()
-                .filter(|p| p.0.is_finite() && p.1.is_finite())
-                .map(|&p| Circle::new(p, 3, colour.filled())),
+            shown
+                .into_iter()
+                .map(|p| Circle::new(p, 3, colour.filled())),
         )
-        .map_err(text)?;
+        .map_err(text)?
+        .label("measured points")
+        .legend(move |(x, y)| Circle::new((x + 10, y), 3, key.filled()));
     Ok(())
+}
+
+/// The legend of the series drawn with labels, in a box at `position`.
+fn legend<'a, DB: DrawingBackend + 'a>(
+    chart: &mut Chart<'a, DB>,
+    position: SeriesLabelPosition,
+) -> Result<(), String>
+where
+    DB::ErrorType: 'static,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.5))
+        .label_font(("sans-serif", 14))
+        .draw()
+        .map_err(text)
 }
 
 fn draw_marks<DB: DrawingBackend>(
@@ -244,12 +271,15 @@ where
 type Chart<'a, DB> = ChartContext<'a, DB, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
 /// A titled chart with a labelled mesh over `x` and the value range `y`.
+/// With `counts`, the x axis counts things (evaluations): its ticks are whole numbers, and a
+/// tick between two is left unlabelled.
 fn frame<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     title: &str,
     x: &Scale,
     y: (f64, f64),
     y_label: &str,
+    counts: bool,
 ) -> Result<Chart<'a, DB>, String>
 where
     DB::ErrorType: 'static,
@@ -262,13 +292,18 @@ where
         .y_label_area_size(70)
         .build_cartesian_2d(x_lo..x_hi, y.0..y.1)
         .map_err(text)?;
-    chart
-        .configure_mesh()
-        .x_desc(x.label)
+    let whole = |v: &f64| match v.fract() == 0.0 {
+        true => format!("{v:.0}"),
+        false => String::new(),
+    };
+    let mut mesh = chart.configure_mesh();
+    mesh.x_desc(x.label)
         .y_desc(y_label)
-        .label_style(("sans-serif", 15))
-        .draw()
-        .map_err(text)?;
+        .label_style(("sans-serif", 15));
+    if counts {
+        mesh.x_label_formatter(&whole);
+    }
+    mesh.draw().map_err(text)?;
     Ok(chart)
 }
 
@@ -285,7 +320,12 @@ where
             .chain(level),
     );
     let y = shown_range(lo, hi, 0.05)?;
-    let mut chart = frame(root, plot.title, &plot.x, y, plot.y_label)?;
+    let integral = |x: f64| x.fract() == 0.0;
+    let counts = !plot.points.is_empty()
+        && (plot.points.iter().chain(plot.samples)).all(|p| integral(p.0))
+        && integral(plot.x.lo)
+        && integral(plot.x.hi);
+    let mut chart = frame(root, plot.title, &plot.x, y, plot.y_label, counts)?;
     let finite: Vec<&(f64, f64, f64)> = (plot.band.iter())
         .filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite())
         .collect();
@@ -293,12 +333,12 @@ where
         let outline: Vec<(f64, f64)> = (finite.iter().map(|b| (b.0, b.2)))
             .chain(finite.iter().rev().map(|b| (b.0, b.1)))
             .collect();
+        let band = BLUE.mix(0.25).filled();
         chart
-            .draw_series(std::iter::once(Polygon::new(
-                outline,
-                BLUE.mix(0.15).filled(),
-            )))
-            .map_err(text)?;
+            .draw_series(std::iter::once(Polygon::new(outline, band)))
+            .map_err(text)?
+            .label("mean ± 2σ (about 95%)")
+            .legend(move |(x, y)| Rectangle::new([(x, y - 6), (x + 20, y + 6)], band));
     }
     chart
         .draw_series(LineSeries::new(
@@ -308,7 +348,12 @@ where
                 .filter(|p| p.0.is_finite() && p.1.is_finite()),
             BLUE.stroke_width(2),
         ))
-        .map_err(text)?;
+        .map_err(text)?
+        .label(match plot.band.is_empty() {
+            true => plot.y_label,
+            false => "mean",
+        })
+        .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], BLUE.stroke_width(2)));
     if let Some((label, y)) = plot.level.filter(|l| l.1.is_finite()) {
         let (x_lo, x_hi) = axis(plot.x.lo, plot.x.hi)?;
         chart
@@ -318,7 +363,9 @@ where
                 5,
                 RED.stroke_width(2),
             ))
-            .map_err(text)?;
+            .map_err(text)?
+            .label(label)
+            .legend(|(x, y)| PathElement::new([(x, y), (x + 20, y)], RED.stroke_width(2)));
         let at = (x_lo + 0.02 * (x_hi - x_lo), y);
         let style = ("sans-serif", 15)
             .into_font()
@@ -339,7 +386,7 @@ where
         .map(|&(label, x, y)| ((x, y), format!("{label} {y:.4} at {x:.4}")));
     let middle = 0.5 * (plot.x.lo + plot.x.hi);
     draw_marks(&mut chart, marks, middle, RED, BLACK)?;
-    Ok(())
+    legend(&mut chart, SeriesLabelPosition::UpperRight)
 }
 
 fn paint_heat_map<DB: DrawingBackend>(
@@ -405,6 +452,9 @@ where
         .map(|&(label, x, y)| ((x, y), label.to_string()));
     let middle = 0.5 * (plot.x.lo + plot.x.hi);
     draw_marks(&mut chart, marks, middle, WHITE, WHITE)?;
+    if !plot.samples.is_empty() {
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    }
 
     // The colour bar: a column of the colour map against the value scale.
     let mut scale = ChartBuilder::on(&bar)

@@ -428,6 +428,16 @@ impl Strategy for PhysicsGp {
         Ok(())
     }
 
+    fn predict_constraints(
+        &mut self,
+        _space: &Space,
+        history: &[Observed],
+        points: &[Vec<f64>],
+        rng: &mut ChaCha8Rng,
+    ) -> Result<Option<Vec<Vec<crate::strategies::Interval>>>, StrategyError> {
+        Ok(Some(self.gp.constraint_intervals(history, points, rng)?))
+    }
+
     fn predict_interval(
         &mut self,
         _space: &Space,

@@ -299,6 +299,10 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
     }
 }
 
+/// Settings that choose where the work is done, not what it is: `device`'s effect (a
+/// refusal where CUDA cannot run, the same run on the CPU) is tested in tests/device.rs.
+const PLACEMENT: &[&str] = &["device"];
+
 /// Every setting a method declares (and so accepts and documents) changes what the
 /// method does: its second proposal or its diagnostics differ from the base settings'.
 /// A setting added to a table without a case here fails too.
@@ -306,7 +310,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
 fn every_declared_setting_has_an_effect() {
     for info in pinnbo_dsl::METHODS {
         let (base, cases) = cases(info.name);
-        for spec in info.settings() {
+        for spec in info.settings().filter(|s| !PLACEMENT.contains(&s.key)) {
             assert!(
                 cases.iter().any(|(key, _)| *key == spec.key),
                 "{}: no case exercises `{}`",
@@ -348,7 +352,14 @@ fn every_option_and_default_is_known() {
             if let Kind::Choice(options) = spec.kind {
                 for option in options {
                     let problem = problem(info.name, &format!("{} {option}", spec.key));
-                    assert!(strategy(&problem, info.name, 0).is_ok());
+                    match strategy(&problem, info.name, 0) {
+                        Ok(_) => {}
+                        // No GPU here (or no CUDA compiled in): refused for that reason alone.
+                        Err(MethodError::Unfit(e)) if *option == "cuda" => {
+                            assert!(matches!(*e, StrategyError::Device(_)), "{e}")
+                        }
+                        Err(e) => panic!("{} {} {option}: {e}", info.name, spec.key),
+                    }
                 }
             }
             match (spec.kind, spec.default) {
