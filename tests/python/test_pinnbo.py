@@ -183,6 +183,39 @@ def test_predict_is_the_models_posterior_at_the_observed_points(tmp_path):
         opt.predict([2.0, 0.5])
 
 
+def test_a_first_script_from_python_values(tmp_path):
+    """From a space of Python values, a known constraint, the model and a second run of the
+    same script, as a newcomer from Ax or Optuna would write it."""
+    problem = pinnbo.Problem.from_space(
+        {"x": (0.0, 1.0), "n": range(1, 9), "m": ["a", "b"], "lr": pinnbo.Log(1e-4, 1e-1)},
+        objectives=["cost"],
+        constraints={"spend": "x + lr <= 1"},
+        name="script",
+        budget=16,
+        init=6,
+    )
+    assert (problem.variables, problem.constraints) == (["x", "n", "m", "lr"], ["spend"])
+    assert "var lr in [0.0001, 0.1] log" in problem.text and "var n in 1..8" in problem.text
+
+    def script():
+        return pinnbo.Optimizer(problem, method="gp-ei", seed=1, out=tmp_path / "run", load_if_exists=True)
+
+    with script() as opt:
+        for trial in opt.ask_trials(6):
+            p = trial["params"]
+            assert p["x"] + p["lr"] <= 1 and p["m"] in ("a", "b") and 1 <= p["n"] <= 8
+            cost = (p["x"] - 0.4) ** 2 + 0.01 * p["n"] + (0.1 if p["m"] == "b" else 0.0)
+            opt.tell(id=trial["id"], y=cost)
+    with script() as opt:
+        assert len(opt) == 6
+        pred = opt.predict(opt.history["x"])
+        assert all(abs(m - y) <= 3 * s + 1e-6 for m, y, s in zip(pred["mean"], opt.history["objective"], pred["std"]))
+    with pytest.raises(ValueError, match="range of integers must have step 1"):
+        pinnbo.Problem.from_space({"n": range(0, 10, 2)})
+    with pytest.raises(pinnbo.ProblemError, match="unknown name"):
+        pinnbo.Problem.from_space({"x": (0, 1)}, constraints={"c": "x + y <= 1"})
+
+
 def test_a_problem_without_an_oracle_is_measured_by_the_caller(tmp_path, pinnbo_bin):
     problem = pinnbo.Problem.from_str("var x in [0, 1]\nfield f(x)\nminimize f\nbudget 6\n")
     opt = pinnbo.Optimizer(problem, out=tmp_path / "lab", method="gp-ei")

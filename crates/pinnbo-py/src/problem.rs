@@ -59,6 +59,43 @@ impl Problem {
         check(&Source::new(name, text)).map(|inner| Problem { inner })
     }
 
+    /// A problem from Python values instead of DSL text: `space` maps each variable to
+    /// `(low, high)`, `range(a, b)` (integers), a list of level names or `pinnbo.Log(low,
+    /// high)`; `objectives` are names (minimized) or a dict name -> "minimize"/"maximize";
+    /// `constraints` are the measured ones' names (each feasible at `<= 0`) or a dict name ->
+    /// formula of the variables (`"a + b <= 1"`: known, computed by pinnbo). Every value is
+    /// measured by the caller (ask/tell, or a function given to `solve`). Raises ValueError
+    /// for a value it cannot write, ProblemError for what the checker refuses.
+    #[staticmethod]
+    #[pyo3(signature = (space, objectives = None, constraints = None, name = "problem", budget = None, init = None, method = None))]
+    #[allow(clippy::too_many_arguments)]
+    fn from_space(
+        py: Python<'_>,
+        space: &Bound<'_, PyAny>,
+        objectives: Option<&Bound<'_, PyAny>>,
+        constraints: Option<&Bound<'_, PyAny>>,
+        name: &str,
+        budget: Option<&Bound<'_, PyAny>>,
+        init: Option<&Bound<'_, PyAny>>,
+        method: Option<&str>,
+    ) -> PyResult<Problem> {
+        let kwargs = pyo3::types::PyDict::new(py);
+        if let Some(o) = objectives {
+            kwargs.set_item("objectives", o)?;
+        }
+        if let Some(c) = constraints {
+            kwargs.set_item("constraints", c)?;
+        }
+        kwargs.set_item("name", name)?;
+        kwargs.set_item("budget", budget)?;
+        kwargs.set_item("init", init)?;
+        kwargs.set_item("method", method)?;
+        let text: String = (py.import("pinnbo._space")?)
+            .call_method("problem_text", (space,), Some(&kwargs))?
+            .extract()?;
+        check(&Source::new("<from_space>", text)).map(|inner| Problem { inner })
+    }
+
     #[getter]
     fn name(&self) -> &str {
         &self.inner.name

@@ -11,8 +11,9 @@ import math
 from typing import Any, Callable, Optional, Sequence, Tuple
 
 from ._pinnbo import Optimizer, Problem, ProblemError, RunError, __version__
+from ._space import Log
 
-__all__ = ["Optimizer", "Problem", "ProblemError", "RunError", "minimize", "__version__"]
+__all__ = ["Log", "Optimizer", "Problem", "ProblemError", "RunError", "minimize", "__version__"]
 
 
 def minimize(

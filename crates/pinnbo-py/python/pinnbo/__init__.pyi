@@ -49,6 +49,13 @@ class _HistoryColumns(TypedDict):
 class History(_HistoryColumns, total=False):
     objectives: npt.NDArray[np.float64]  # (n, k), with several objectives: each, in the file's order
 
+class Log:
+    """A continuous variable on a log scale: `Log(1e-4, 1e-1)`."""
+
+    low: float
+    high: float
+    def __init__(self, low: float, high: float) -> None: ...
+
 class Problem:
     """A checked optimization problem (`.pde`)."""
 
@@ -58,6 +65,19 @@ class Problem:
     @staticmethod
     def from_str(text: str, name: str = "<string>") -> Problem:
         """Checks a problem written as text; `name` stands for the file in messages."""
+    @staticmethod
+    def from_space(
+        space: dict[str, Union[Tuple[float, float], range, Sequence[str], Log]],
+        objectives: Union[Sequence[str], dict[str, str], None] = None,
+        constraints: Union[Sequence[str], dict[str, str], None] = None,
+        name: str = "problem",
+        budget: Optional[int] = None,
+        init: Optional[int] = None,
+        method: Optional[str] = None,
+    ) -> Problem:
+        """A problem from Python values: variables by domain, objectives by name (or name ->
+        "minimize"/"maximize"), measured constraints by name or known ones name -> formula;
+        every value measured by the caller."""
     @property
     def name(self) -> str: ...
     @property
