@@ -43,7 +43,8 @@ cd "$root"
 } | tee "$out/machine.txt"
 
 # One step of a method with t observations (iteration_cost prints the step's diagnostics:
-# train_seconds, epochs, acquisition_seconds).
+# train_seconds, epochs, acquisition_seconds, train_loss; and the proposal, so that the same
+# step on the CPU and on CUDA can be compared: final loss and point).
 step() {
     local label=$1
     shift

@@ -61,10 +61,13 @@ fn main() {
         .propose(&space, &history, &mut rng)
         .expect("a proposal");
     let seconds = clock.elapsed().as_secs_f64();
+    // The proposal too, so that two devices' steps can be compared point for point.
     println!(
-        "{method} d={} t={t}: {seconds:.3} s, peak {:.0} MiB (before the step {before:.0} MiB) {}",
+        "{method} d={} t={t}: {seconds:.3} s, peak {:.0} MiB (before the step {before:.0} MiB) {} \
+         proposal {:?}",
         space.dim(),
         peak_resident_mib().unwrap_or(f64::NAN),
-        proposal.diagnostics
+        proposal.diagnostics,
+        proposal.unit
     );
 }
