@@ -232,8 +232,10 @@ fn constraints(problem: &Problem, told: Option<&str>) -> Result<Vec<f64>, String
     if let Ok(numbers) = numbers {
         return Ok(numbers);
     }
-    let measured = problem.constraints.iter().filter(|c| !c.is_known());
-    let names: Vec<String> = measured.map(|c| c.name.clone()).collect();
+    let names: Vec<String> = problem
+        .measured_constraints()
+        .map(|c| c.name.clone())
+        .collect();
     let given = |name: &str| told.split(',').any(|p| p.split('=').next() == Some(name));
     if let Some(c) = (problem.constraints.iter()).find(|c| c.is_known() && given(&c.name)) {
         return Err(format!(

@@ -713,6 +713,11 @@ pub struct Problem {
 
 impl Problem {
     /// The number of design variables.
+    /// The constraints an oracle measures (not [`Constraint::is_known`]), in the file's order.
+    pub fn measured_constraints(&self) -> impl Iterator<Item = &Constraint> {
+        self.constraints.iter().filter(|c| !c.is_known())
+    }
+
     pub fn dim(&self) -> usize {
         self.coords.len()
     }

@@ -188,7 +188,7 @@ impl CommandOracle {
             timeout: spec.timeout,
             output: spec.output,
             // The known constraints are computed, never read from the program.
-            constraints: measured_constraints(problem),
+            constraints: problem.measured_constraints().count(),
             objectives: match problem.is_multi_objective() {
                 true => problem.objective_names(),
                 false => vec!["objective".to_string()],
@@ -232,12 +232,8 @@ impl CommandOracle {
 }
 
 fn output_needs_json(problem: &Problem, spec: &Spec) -> bool {
-    (measured_constraints(problem) > 0 || !problem.sensors.is_empty())
+    (problem.measured_constraints().next().is_some() || !problem.sensors.is_empty())
         && spec.output == CommandOutput::Number
-}
-
-fn measured_constraints(problem: &Problem) -> usize {
-    problem.constraints.iter().filter(|c| !c.is_known()).count()
 }
 
 /// `{"objective": .., "constraints": [..]}`; with several objectives each by its name in

@@ -92,28 +92,28 @@ impl Evaluation {
     /// formula). Any other count is left for [`Evaluation::misshapen`] to report.
     pub fn with_known_constraints(mut self, problem: &Problem, x: &[f64]) -> Evaluation {
         let all = &problem.constraints;
-        let measured = all.iter().filter(|c| !c.is_known()).count();
-        if measured == all.len() {
-            return self;
-        }
-        let mut given = match self.constraints.len() {
-            n if n == measured => self.constraints.into_iter(),
-            n if n == all.len() => (all.iter().zip(self.constraints))
-                .filter(|(c, _)| !c.is_known())
-                .map(|(_, v)| v)
-                .collect::<Vec<f64>>()
-                .into_iter(),
-            _ => return self,
-        };
+        let measured = problem.measured_constraints().count();
         let known = |c: &pinnbo_dsl::ir::Constraint| {
             pinnbo_dsl::eval::eval_point(&c.expr, x).unwrap_or(f64::NAN)
         };
-        self.constraints = (all.iter())
-            .map(|c| match c.is_known() {
-                true => known(c),
-                false => given.next().expect("one value per measured constraint"),
-            })
-            .collect();
+        if measured == all.len() {
+            return self;
+        }
+        if self.constraints.len() == all.len() {
+            for (c, v) in all.iter().zip(&mut self.constraints) {
+                if c.is_known() {
+                    *v = known(c);
+                }
+            }
+        } else if self.constraints.len() == measured {
+            let mut given = std::mem::take(&mut self.constraints).into_iter();
+            self.constraints = (all.iter())
+                .map(|c| match c.is_known() {
+                    true => known(c),
+                    false => given.next().expect("one value per measured constraint"),
+                })
+                .collect();
+        }
         self
     }
 
@@ -135,7 +135,7 @@ impl Evaluation {
             ("sensor", self.sensors.len(), problem.sensor_count()),
         ];
         let (what, given, wanted) = counts.into_iter().find(|(_, g, w)| g != w)?;
-        let known = problem.constraints.iter().filter(|c| c.is_known()).count();
+        let known = problem.constraints.len() - problem.measured_constraints().count();
         Some(match (what, known) {
             ("constraint", k) if k > 0 => format!(
                 "the oracle gave {given} constraint value(s); the problem measures {} (its {k} \

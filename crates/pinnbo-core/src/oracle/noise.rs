@@ -48,7 +48,7 @@ impl NoiseModel {
             NoiseKind::Variance => level.sqrt(),
         };
         let k = problem.constraints.len();
-        Ok(Some(match noise.level {
+        let model = match noise.level {
             NoiseLevel::Absolute(level) => NoiseModel {
                 objective_std: to_std(level),
                 constraint_std: vec![to_std(level); k],
@@ -88,7 +88,18 @@ impl NoiseModel {
                     constraint_std: (1..=k).map(std).collect(),
                 }
             }
-        }))
+        };
+        Ok(Some(model.exact_where_known(problem)))
+    }
+
+    /// No noise on a known constraint: pinnbo computes it from its formula.
+    fn exact_where_known(mut self, problem: &Problem) -> NoiseModel {
+        for (s, c) in self.constraint_std.iter_mut().zip(&problem.constraints) {
+            if c.is_known() {
+                *s = 0.0;
+            }
+        }
+        self
     }
 
     /// The evaluation with noise drawn from `rng` added to every value.

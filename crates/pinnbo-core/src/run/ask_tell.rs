@@ -275,8 +275,7 @@ impl Run {
         }
         if let Outcome::Values(e) = &outcome {
             let m = self.problem.constraints.len();
-            let measured: Vec<&str> = (self.problem.constraints.iter())
-                .filter(|c| !c.is_known())
+            let measured: Vec<&str> = (self.problem.measured_constraints())
                 .map(|c| c.name.as_str())
                 .collect();
             // Before the known ones are put in (a point not asked), the measured ones alone.

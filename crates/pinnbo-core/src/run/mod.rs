@@ -62,14 +62,11 @@ pub struct RunConfig {
 /// points only where the box has too few such: [`crate::Optimization::setup`] refuses
 /// that).
 pub(crate) fn initial_design(space: &Space, config: &RunConfig) -> Vec<Vec<f64>> {
+    // Without known constraints every point is admitted: the design of `init` points.
     let (design, n, d, seed) = (config.design, config.init, space.dim(), config.seed);
-    match space.known.is_empty() {
-        true => design::points(design, n, d, seed),
-        false => {
-            let most = crate::space::FEASIBLE_SEARCH;
-            design::admitted_points(design, n, d, seed, most, |u| space.admits(u))
-        }
-    }
+    design::admitted_points(design, n, d, seed, crate::space::FEASIBLE_SEARCH, |u| {
+        space.admits(u)
+    })
 }
 
 impl RunConfig {
@@ -556,14 +553,8 @@ impl Run {
         let (observed, clean, failure) = match checked {
             Ok(clean) => match &self.noise {
                 Some(noise) => {
-                    let mut noisy =
+                    let noisy =
                         noise.apply(&clean, &mut stream(self.config.seed, NOISE, point.slot));
-                    // A known constraint is a formula pinnbo computes: never noisy.
-                    for (k, c) in self.problem.constraints.iter().enumerate() {
-                        if c.is_known() {
-                            noisy.constraints[k] = clean.constraints[k];
-                        }
-                    }
                     (Some(noisy), Some(clean), None)
                 }
                 None => (Some(clean), None, None),
