@@ -205,15 +205,36 @@ def test_a_first_script_from_python_values(tmp_path):
             p = trial["params"]
             assert p["x"] + p["lr"] <= 1 and p["m"] in ("a", "b") and 1 <= p["n"] <= 8
             cost = (p["x"] - 0.4) ** 2 + 0.01 * p["n"] + (0.1 if p["m"] == "b" else 0.0)
-            opt.tell(id=trial["id"], y=cost)
+            opt.tell(id=trial["id"], y=cost, sem=0.01)
     with script() as opt:
         assert len(opt) == 6
         pred = opt.predict(opt.history["x"])
-        assert all(abs(m - y) <= 3 * s + 1e-6 for m, y, s in zip(pred["mean"], opt.history["objective"], pred["std"]))
+        spread = [3 * (s**2 + 0.01**2) ** 0.5 + 1e-6 for s in pred["std"]]
+        assert all(abs(m - y) <= w for m, y, w in zip(pred["mean"], opt.history["objective"], spread))
     with pytest.raises(ValueError, match="range of integers must have step 1"):
         pinnbo.Problem.from_space({"n": range(0, 10, 2)})
     with pytest.raises(pinnbo.ProblemError, match="unknown name"):
         pinnbo.Problem.from_space({"x": (0, 1)}, constraints={"c": "x + y <= 1"})
+
+
+def test_a_told_standard_error_weighs_the_value(tmp_path):
+    """Ax's `(mean, sem)`: a value told with a large standard error hardly moves the model;
+    with several objectives `sem` is shaped as `y`; a misshapen one is refused."""
+    wave = "var x in [0, 1]\nfield f(x)\nminimize f\nbudget 12, init 8\n"
+    with pinnbo.Optimizer(pinnbo.Problem.from_str(wave), method="gp-ei", out=tmp_path / "one") as opt:
+        for trial in opt.ask_trials(8):
+            opt.tell(id=trial["id"], y=math.sin(2 * trial["params"]["x"] + 0.3))
+        opt.tell([0.55], 5.0, sem=100.0)
+        assert abs(opt.predict([[0.55]])["mean"][0] - math.sin(1.4)) < 0.02
+        assert (tmp_path / "one" / "history.csv").read_text().splitlines()[0].count(",sem,") == 1
+    two = "var x in [0, 1]\nfield f(x)\nfield g(x)\nminimize cost: f\nminimize mass: g\nbudget 6\n"
+    with pinnbo.Optimizer(pinnbo.Problem.from_str(two), method="gp-ei", out=tmp_path / "two") as opt:
+        (x,) = opt.ask()
+        opt.tell(x, {"cost": 1.0, "mass": 2.0}, sem={"cost": 0.1, "mass": 0.2})
+        with pytest.raises(ValueError, match="sem has no value for the objective `mass`"):
+            opt.tell([0.5], {"cost": 1.0, "mass": 2.0}, sem={"cost": 0.1})
+        with pytest.raises(pinnbo.RunError, match="must be finite and at least 0, not -1"):
+            opt.tell([0.5], {"cost": 1.0, "mass": 2.0}, sem=[0.1, -1.0])
 
 
 def test_a_problem_without_an_oracle_is_measured_by_the_caller(tmp_path, pinnbo_bin):

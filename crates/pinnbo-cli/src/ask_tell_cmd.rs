@@ -70,6 +70,11 @@ pub struct TellOptions {
     /// `weight=3.1,sag=0.02`.
     #[arg(long, allow_hyphen_values = true, required_unless_present = "failed")]
     pub objective: Option<String>,
+    /// The objective's standard error as measured (Ax's `sem`): this observation's own
+    /// noise in the GP methods' models; with several objectives each by name,
+    /// `weight=0.1,sag=0.001`.
+    #[arg(long, allow_hyphen_values = true)]
+    pub sem: Option<String>,
     /// The constraints' measured values: comma-separated in the file's order, or each by
     /// name, `cooling=-0.2,purity=0.1` (a known constraint, of the variables alone, is
     /// computed and never told).
@@ -80,7 +85,7 @@ pub struct TellOptions {
     #[arg(long, allow_hyphen_values = true)]
     pub sensors: Vec<String>,
     /// The evaluation failed: why (journaled; the run goes on).
-    #[arg(long, conflicts_with_all = ["objective", "constraints", "sensors"])]
+    #[arg(long, conflicts_with_all = ["objective", "sem", "constraints", "sensors"])]
     pub failed: Option<String>,
 }
 
@@ -122,20 +127,32 @@ pub fn tell(o: &TellOptions, style: Style) -> Exit {
     };
     let outcome = match (&o.failed, &o.objective) {
         (Some(why), _) => Outcome::Failed(why.clone()),
-        (None, Some(told)) => match (objectives(run.problem(), told)).and_then(|values| {
-            let constraints = constraints(run.problem(), o.constraints.as_deref())?;
-            Ok((values, constraints, sensors(run.problem(), &o.sensors)?))
-        }) {
-            Ok((values, constraints, sensors)) => Outcome::Values(Evaluation {
-                objectives: values,
-                constraints,
-                sensors,
-            }),
-            Err(message) => {
-                eprintln!("error: {message}");
-                return Exit::Usage;
+        (None, Some(told)) => {
+            match (per_objective(run.problem(), "--objective", told)).and_then(|values| {
+                let constraints = constraints(run.problem(), o.constraints.as_deref())?;
+                let sems = match &o.sem {
+                    Some(sem) => per_objective(run.problem(), "--sem", sem)?,
+                    None => Vec::new(),
+                };
+                Ok((
+                    values,
+                    constraints,
+                    sensors(run.problem(), &o.sensors)?,
+                    sems,
+                ))
+            }) {
+                Ok((values, constraints, sensors, sems)) => Outcome::Values(Evaluation {
+                    sems: sems.into_iter().map(Some).collect(),
+                    objectives: values,
+                    constraints,
+                    sensors,
+                }),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    return Exit::Usage;
+                }
             }
-        },
+        }
         (None, None) => unreachable!("clap requires --objective or --failed"),
     };
     let told = match (&o.id, &o.at) {
@@ -210,15 +227,16 @@ fn sensors(problem: &Problem, told: &[String]) -> Result<Vec<f64>, String> {
     pinnbo_core::oracle::sensors_by_field(&groups, &given).map_err(|e| format!("--sensors: {e}"))
 }
 
-/// `--objective`: a number, or with several objectives `name=value` for each.
-fn objectives(problem: &Problem, told: &str) -> Result<Vec<f64>, String> {
+/// `--objective` or `--sem` (`flag`): a number, or with several objectives `name=value` for
+/// each.
+fn per_objective(problem: &Problem, flag: &str, told: &str) -> Result<Vec<f64>, String> {
     let names = problem.objective_names();
     if !problem.is_multi_objective() {
         return (told.trim().parse::<f64>())
             .map(|v| vec![v])
-            .map_err(|_| format!("--objective must be a number, found `{told}`"));
+            .map_err(|_| format!("{flag} must be a number, found `{told}`"));
     }
-    by_name("--objective", ("an", "objective"), &names, told)
+    by_name(flag, ("an", "objective"), &names, told)
 }
 
 /// `--constraints`: numbers in the file's order (checked against the problem later, as a

@@ -20,6 +20,9 @@ pub struct Observed {
     /// What the sensors read (`sensors T at ..`), in the problem's order; empty without
     /// sensors and for a fantasy (nothing was measured).
     pub sensors: Vec<f64>,
+    /// Each objective's standard error as told with it (`tell --sem`), in the file's order;
+    /// empty when none was told.
+    pub sems: Vec<Option<f64>>,
 }
 
 impl Observed {
@@ -34,12 +37,31 @@ impl Observed {
             proposed: false,
             fantasy: false,
             sensors: Vec::new(),
+            sems: Vec::new(),
         }
     }
 
     /// The first objective as minimized.
     pub fn objective(&self) -> f64 {
         self.objectives[0]
+    }
+
+    /// Objective `k`'s told standard error, if one was told.
+    pub fn sem(&self, k: usize) -> Option<f64> {
+        self.sems.get(k).copied().flatten()
+    }
+}
+
+/// Each observation's told standard error of objective `k`, in `history`'s order; empty
+/// when none was told (what the GP fits take for "none").
+pub fn told_sems<'a>(
+    history: impl IntoIterator<Item = &'a Observed>,
+    k: usize,
+) -> Vec<Option<f64>> {
+    let sems: Vec<Option<f64>> = history.into_iter().map(|o| o.sem(k)).collect();
+    match sems.iter().any(Option::is_some) {
+        true => sems,
+        false => Vec::new(),
     }
 }
 

@@ -13,6 +13,7 @@ mod optimizer;
 mod oracle;
 mod problem;
 mod progress;
+mod told;
 
 use pyo3::prelude::*;
 

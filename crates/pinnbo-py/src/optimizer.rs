@@ -5,9 +5,10 @@ use crate::convert::{self, matrix};
 use crate::oracle::{Interrupt, PyOracle};
 use crate::problem::{with_settings, Problem};
 use crate::progress::Progress;
+use crate::told::{outcomes, Given};
 use crate::RunError;
-use pinnbo_core::run::ask_tell::{Outcome, Told};
-use pinnbo_core::{BuildError, Evaluation, Optimization, Run, RunConfig};
+use pinnbo_core::run::ask_tell::Told;
+use pinnbo_core::{BuildError, Optimization, Run, RunConfig};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -367,10 +368,12 @@ impl Optimizer {
     /// Records what the points `x` (one point, a dict by name, or an `(n, dim)` array) gave,
     /// or the trial `id` (from `ask_trials`) gave: `y` a number or `n` numbers (with several
     /// objectives a dict by name or a sequence each), `constraints` a list (or `n` lists) in
-    /// the file's order. A point that was asked is told as that point (told again: the same
-    /// outcome is a retry, another raises `RunError`); any other is an extra observation. A
-    /// NaN is journaled as a failed evaluation; so is `failed="why"` in place of `y`.
-    #[pyo3(signature = (x = None, y = None, constraints = None, failed = None, *, id = None, sensors = None))]
+    /// the file's order, `sem` each value's standard error shaped as `y` (the observation's
+    /// own noise in the GP methods' models). A point that was asked is told as that point
+    /// (told again: the same outcome is a retry, another raises `RunError`); any other is an
+    /// extra observation. A NaN is journaled as a failed evaluation; so is `failed="why"` in
+    /// place of `y`.
+    #[pyo3(signature = (x = None, y = None, constraints = None, failed = None, *, id = None, sensors = None, sem = None))]
     #[allow(clippy::too_many_arguments)]
     fn tell(
         &mut self,
@@ -380,6 +383,7 @@ impl Optimizer {
         failed: Option<String>,
         id: Option<&Bound<'_, PyAny>>,
         sensors: Option<&Bound<'_, PyAny>>,
+        sem: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
         let id = id.map(|id| whole("tell(id=..): id", id, 0)).transpose()?;
         let mut run = self.locked();
@@ -392,6 +396,7 @@ impl Optimizer {
             (None, Some(id)) => {
                 let told = Given {
                     y,
+                    sem,
                     constraints,
                     failed,
                     sensors,
@@ -417,6 +422,7 @@ impl Optimizer {
         };
         let told = Given {
             y,
+            sem,
             constraints,
             failed,
             sensors,
@@ -654,15 +660,6 @@ fn named_point(problem: &pinnbo_dsl::Problem, x: &Bound<'_, PyAny>) -> PyResult<
         .map_err(|e| PyValueError::new_err(format!("x: {e}")))
 }
 
-/// What `tell` was given besides the points.
-struct Given<'a, 'py> {
-    y: Option<&'a Bound<'py, PyAny>>,
-    constraints: Option<&'a Bound<'py, PyAny>>,
-    failed: Option<String>,
-    /// A dict of each field's sensor values (a list of such dicts for several points).
-    sensors: Option<&'a Bound<'py, PyAny>>,
-}
-
 /// The most points one `ask` hands out.
 const MOST_ASKED: usize = 100_000;
 
@@ -696,113 +693,4 @@ fn whole(what: &str, value: &Bound<'_, PyAny>, least: usize) -> PyResult<usize> 
             given()
         ))),
     }
-}
-
-/// The outcome told for each of `n` points; with several objectives (`objectives`, their
-/// names) each point's `y` is a dict by name or a sequence in the file's order.
-fn outcomes(
-    n: usize,
-    single: bool,
-    told: Given<'_, '_>,
-    objectives: &[String],
-    problem: &pinnbo_dsl::Problem,
-) -> PyResult<Vec<Outcome>> {
-    let Given {
-        y,
-        constraints,
-        failed,
-        sensors,
-    } = told;
-    if let Some(why) = failed {
-        if y.is_some() {
-            return Err(PyValueError::new_err("give y or failed, not both"));
-        }
-        return Ok(vec![Outcome::Failed(why); n]);
-    }
-    let y = y.ok_or_else(|| PyValueError::new_err("y (or failed=...) is required"))?;
-    let values: Vec<Vec<f64>> = match (objectives.is_empty(), single) {
-        (true, true) => vec![vec![y.extract()?]],
-        (true, false) => (y.extract::<Vec<f64>>()?)
-            .into_iter()
-            .map(|v| vec![v])
-            .collect(),
-        (false, true) => vec![objective_values(y, objectives)?],
-        (false, false) => (y.try_iter()?)
-            .map(|item| objective_values(&item?, objectives))
-            .collect::<PyResult<_>>()?,
-    };
-    let constraints: Vec<Vec<f64>> = match (constraints, single) {
-        (None, _) => vec![Vec::new(); n],
-        (Some(c), true) => vec![c.extract()?],
-        (Some(c), false) => c.extract()?,
-    };
-    let groups = problem.sensor_groups();
-    let one_sensors = |s: &Bound<'_, PyAny>| -> PyResult<Vec<f64>> {
-        let by_field = crate::oracle::sensors_by_name(s).map_err(PyValueError::new_err)?;
-        pinnbo_core::oracle::sensors_by_field(&groups, &by_field)
-            .map_err(|e| PyValueError::new_err(format!("sensors: {e}")))
-    };
-    let sensors: Vec<Vec<f64>> = match (sensors, single) {
-        (None, _) => vec![Vec::new(); n],
-        (Some(s), true) => vec![one_sensors(s)?],
-        (Some(s), false) => (s.try_iter()?)
-            .map(|item| one_sensors(&item?))
-            .collect::<PyResult<_>>()?,
-    };
-    if values.len() != n || constraints.len() != n || sensors.len() != n {
-        return Err(PyValueError::new_err(format!(
-            "{n} point(s) told with {} value(s), {} constraint row(s) and {} sensor row(s)",
-            values.len(),
-            constraints.len(),
-            sensors.len()
-        )));
-    }
-    Ok((values.into_iter().zip(constraints).zip(sensors))
-        .map(|((values, constraints), sensors)| {
-            Outcome::Values(Evaluation {
-                objectives: values,
-                constraints,
-                sensors,
-            })
-        })
-        .collect())
-}
-
-/// One point's objectives: a dict by name, or a sequence in `names`' order.
-fn objective_values(y: &Bound<'_, PyAny>, names: &[String]) -> PyResult<Vec<f64>> {
-    if let Ok(dict) = y.cast::<pyo3::types::PyDict>() {
-        for key in dict.keys() {
-            let key = key.str()?.to_string();
-            if !names.contains(&key) {
-                return Err(PyValueError::new_err(format!(
-                    "y names `{key}`, which is not an objective ({})",
-                    names.join(", ")
-                )));
-            }
-        }
-        return (names.iter())
-            .map(|name| match dict.get_item(name)? {
-                Some(v) => v.extract::<f64>(),
-                None => Err(PyValueError::new_err(format!(
-                    "y has no value for the objective `{name}`"
-                ))),
-            })
-            .collect();
-    }
-    let values: Vec<f64> = y.extract().map_err(|_| {
-        PyValueError::new_err(format!(
-            "with several objectives y is a dict by name or a sequence of {} numbers ({})",
-            names.len(),
-            names.join(", ")
-        ))
-    })?;
-    if values.len() != names.len() {
-        return Err(PyValueError::new_err(format!(
-            "y has {} values for {} objectives ({})",
-            values.len(),
-            names.len(),
-            names.join(", ")
-        )));
-    }
-    Ok(values)
 }

@@ -143,6 +143,7 @@ fn evaluation(value: &Bound<'_, PyAny>, objectives: &[String]) -> Result<Evaluat
             None => Vec::new(),
         };
         return Ok(Evaluation {
+            sems: Vec::new(),
             objectives: values,
             constraints,
             sensors: Vec::new(),

@@ -143,6 +143,7 @@ mod tests {
 
     fn observed(unit: Vec<f64>, objective: f64, proposed: bool) -> Observed {
         Observed {
+            sems: Vec::new(),
             unit,
             objectives: vec![objective],
             constraints: vec![],

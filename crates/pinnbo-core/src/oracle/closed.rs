@@ -57,6 +57,7 @@ impl ClosedFormOracle {
 impl Oracle for ClosedFormOracle {
     fn evaluate(&mut self, x: &[f64]) -> Result<Evaluation, Failure> {
         Ok(Evaluation {
+            sems: Vec::new(),
             objectives: self.objectives.iter().map(|o| o.eval(x)).collect(),
             constraints: self.constraints.iter().map(|c| c.eval(x)).collect(),
             sensors: self.sensors.iter().map(|s| s.read(x)).collect(),

@@ -298,6 +298,7 @@ fn parse_json(
         }
     };
     Ok(Evaluation {
+        sems: Vec::new(),
         objectives: values,
         constraints: listed,
         sensors,

@@ -44,6 +44,7 @@ impl Oracle for FdmOracle {
             FdmOracle::Design(inner) => {
                 let reading = inner.evaluate(x).map_err(|e| Failure::Other(e.0.message))?;
                 Ok(Evaluation {
+                    sems: Vec::new(),
                     objectives: reading.objectives,
                     constraints: reading.constraints,
                     sensors: reading.sensors,

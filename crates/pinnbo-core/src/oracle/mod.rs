@@ -28,6 +28,9 @@ pub struct Evaluation {
     /// What the sensors read (`sensors T at ..`), in `Problem::sensor_names`' order; empty
     /// without sensors.
     pub sensors: Vec<f64>,
+    /// Each objective's standard error as told with its value (`tell --sem`), None where
+    /// none was; empty when none was (an oracle's values carry none).
+    pub sems: Vec<Option<f64>>,
 }
 
 /// An [`Evaluation`] as the journal writes it.
@@ -40,6 +43,9 @@ struct Recorded {
     other_objectives: Vec<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     sensors: Vec<f64>,
+    /// Every objective's told standard error (null where none was told).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    sems: Vec<Option<f64>>,
 }
 
 impl From<Evaluation> for Recorded {
@@ -50,6 +56,7 @@ impl From<Evaluation> for Recorded {
             constraints: e.constraints,
             other_objectives: objectives.collect(),
             sensors: e.sensors,
+            sems: e.sems,
         }
     }
 }
@@ -61,6 +68,7 @@ impl From<Recorded> for Evaluation {
             objectives: objectives.collect(),
             constraints: r.constraints,
             sensors: r.sensors,
+            sems: r.sems,
         }
     }
 }
@@ -69,6 +77,7 @@ impl Evaluation {
     /// One objective's value and the constraints'.
     pub fn new(objective: f64, constraints: Vec<f64>) -> Evaluation {
         Evaluation {
+            sems: Vec::new(),
             objectives: vec![objective],
             constraints,
             sensors: Vec::new(),
@@ -319,6 +328,7 @@ pub fn minimized_objectives(problem: &Problem, e: &Evaluation) -> Vec<f64> {
 pub fn minimized_reference(problem: &Problem) -> Option<Vec<f64>> {
     let reference = problem.reference.as_ref()?;
     let e = Evaluation {
+        sems: Vec::new(),
         objectives: reference.clone(),
         constraints: Vec::new(),
         sensors: Vec::new(),

@@ -117,6 +117,7 @@ impl NoiseModel {
             .map(|v| v + draw(self.objective_std))
             .collect();
         Evaluation {
+            sems: Vec::new(),
             objectives,
             constraints,
             sensors,

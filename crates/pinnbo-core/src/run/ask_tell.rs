@@ -137,6 +137,7 @@ impl Run {
         failed
             .chain(pending)
             .map(|(x, phase)| Observed {
+                sems: Vec::new(),
                 unit: self.space.to_unit(x),
                 objectives: worst.clone(),
                 constraints: liar.constraints.clone(),
@@ -295,6 +296,7 @@ impl Run {
                     ),
                 }));
             }
+            self.check_sems(e).map_err(RunError::Refused)?;
             let s = self.problem.sensor_count();
             if e.sensors.len() != s {
                 return Err(RunError::Refused(format!(
@@ -313,6 +315,53 @@ impl Run {
             }
         }
         Ok(outcome)
+    }
+
+    /// Refuses told standard errors the run cannot use: one per objective or none, each
+    /// finite and at least 0, for a method whose model takes them, on a problem whose
+    /// objective is told rather than read from sensors.
+    fn check_sems(&self, e: &Evaluation) -> Result<(), String> {
+        if e.sems.is_empty() {
+            return Ok(());
+        }
+        let names: Vec<&str> = (self.problem.objectives())
+            .map(|o| o.name.as_deref().unwrap_or("objective"))
+            .collect();
+        if e.sems.len() != names.len() {
+            return Err(format!(
+                "{} standard error(s) told, the problem has {} objective(s) ({})",
+                e.sems.len(),
+                names.len(),
+                names.join(", ")
+            ));
+        }
+        for (sem, name) in e.sems.iter().zip(&names) {
+            if let Some(s) = sem.filter(|s| !(s.is_finite() && *s >= 0.0)) {
+                return Err(format!(
+                    "the standard error of `{name}` must be finite and at least 0, not {s}"
+                ));
+            }
+        }
+        let method = &self.config.method;
+        if !crate::strategies::registry::models_told_noise(method) {
+            return Err(format!(
+                "{method} models no observation noise, so a told standard error would be kept \
+                 and never used; the methods that use it: {}",
+                (crate::strategies::registry::available())
+                    .filter(|m| crate::strategies::registry::models_told_noise(m))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        if self.problem.sensor_count() > 0 {
+            return Err(format!(
+                "this problem's objective is read from its sensors ({}), whose field the model \
+                 fits: a standard error belongs to a told objective value; state the sensors' \
+                 noise with `noise std`",
+                self.problem.sensor_names().join(", ")
+            ));
+        }
+        Ok(())
     }
 
     fn journal_outcome(&mut self, point: Point, outcome: Outcome) -> Result<usize, RunError> {

@@ -97,6 +97,7 @@ pub fn read(problem: &Problem, path: &Path) -> Result<Vec<Imported>, String> {
         rows.push(Imported {
             x: values[..d].to_vec(),
             values: Evaluation {
+                sems: Vec::new(),
                 objectives: values[d..d + m].to_vec(),
                 constraints: values[d + m..k].to_vec(),
                 sensors: values[k..].to_vec(),

@@ -654,6 +654,7 @@ impl Run {
             .filter_map(|r| {
                 let e = r.observed.as_ref()?;
                 Some(Observed {
+                    sems: e.sems.clone(),
                     unit: self.space.to_unit(&r.x),
                     objectives: minimized_objectives(&self.problem, e),
                     constraints: e.constraints.clone(),

@@ -38,6 +38,15 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         true => header.extend(problem.objective_names()),
         false => header.extend(["objective".into(), "clean_objective".into()]),
     }
+    // Told standard errors, a column per objective, only in a run that was told any.
+    let told_sems =
+        (records.iter()).any(|r| r.observed.as_ref().is_some_and(|e| !e.sems.is_empty()));
+    if told_sems {
+        match several {
+            true => header.extend(problem.objective_names().iter().map(|n| format!("sem_{n}"))),
+            false => header.push("sem".into()),
+        }
+    }
     header.extend(problem.constraints.iter().map(|c| c.name.clone()));
     let sensors = problem.sensor_names();
     header.extend(sensors.iter().cloned());
@@ -62,6 +71,11 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
                 row.push(cell(observed.map(|e| e.objective())));
                 row.push(cell(r.clean.as_ref().map(|e| e.objective())));
             }
+        }
+        if told_sems {
+            row.extend(
+                (0..m).map(|k| cell(observed.and_then(|e| e.sems.get(k).copied().flatten()))),
+            );
         }
         row.extend(
             (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),

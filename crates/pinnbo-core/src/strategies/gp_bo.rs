@@ -224,6 +224,7 @@ mod tests {
         x.extend((0..12).map(|_| vec![0.0]));
         let history: Vec<Observed> = (x.iter())
             .map(|u| Observed {
+                sems: Vec::new(),
                 objectives: vec![u[0] + 0.02 * rng.sample::<f64, _>(StandardNormal)],
                 constraints: Vec::new(),
                 unit: u.clone(),

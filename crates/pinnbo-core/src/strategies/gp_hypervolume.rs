@@ -88,7 +88,7 @@ impl GpHypervolume {
                     restarts: self.gp.restarts,
                 };
                 let noise = self.gp.objective_noise();
-                (self.gp).fit_gp(history, |o| o.objectives[k], starts, noise, rng)
+                (self.gp).fit_gp(history, |o| (o.objectives[k], o.sem(k)), starts, noise, rng)
             })
             .collect()
     }

@@ -15,7 +15,7 @@ use crate::space::Space;
 use crate::strategies::settings;
 use crate::strategies::{Diagnostics, Observed, Proposal, StrategyError, Within};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper, Kernel};
-use crate::surrogates::{GpPosterior, Starts};
+use crate::surrogates::{GpPosterior, KnownNoise, Starts};
 use pinnbo_dsl::choices::{self, Criterion};
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
@@ -105,9 +105,15 @@ impl GpSearch {
     }
 
     /// `history` with each objective's values warped by its own transform
-    /// ([`GpSearch::warp_for`]), and the transforms, the first objective's first.
+    /// ([`GpSearch::warp_for`]), and the transforms, the first objective's first. Told
+    /// standard errors are in the values' own units, so a history with any keeps them
+    /// unwarped, as a known noise above 0 does.
     pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
-        crate::history::warped(history, |values| self.warp_for(values))
+        let told = history.iter().any(|o| !o.sems.is_empty());
+        crate::history::warped(history, |values| match told {
+            true => PowerWarp::Identity,
+            false => self.warp_for(values),
+        })
     }
 
     /// The observations' known noise, held fixed in every fit from now on.
@@ -131,37 +137,39 @@ impl GpSearch {
     ) -> Result<GpModel, StrategyError> {
         let starts = Starts { previous, restarts };
         let noise = self.objective_noise();
-        self.fit_gp(history, Observed::objective, starts, noise, rng)
+        self.fit_gp(history, |o| (o.objective(), o.sem(0)), starts, noise, rng)
     }
 
-    /// A GP of `value` over `history`: its hyperparameters fitted to the real observations
-    /// alone, then conditioned on the pending points' stand-ins as well, which shape the
-    /// acquisition and move no hyperparameter (a liar's value, the worst so far, would
-    /// drag the length scales and the noise towards explaining it).
+    /// A GP of `value` over `history` (each observation's value and its told standard
+    /// error, if any): its hyperparameters fitted to the real observations alone, then
+    /// conditioned on the pending points' stand-ins as well, which shape the acquisition
+    /// and move no hyperparameter (a liar's value, the worst so far, would drag the length
+    /// scales and the noise towards explaining it).
     pub(crate) fn fit_gp(
         &self,
         history: &[Observed],
-        value: impl Fn(&Observed) -> f64,
+        value: impl Fn(&Observed) -> (f64, Option<f64>),
         starts: Starts<Hyper>,
         noise: Option<f64>,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, StrategyError> {
         let real: Vec<&Observed> = history.iter().filter(|o| !o.fantasy).collect();
         let pending = !real.is_empty() && real.len() < history.len();
-        let columns = |set: &[&Observed]| -> (Vec<Vec<f64>>, Vec<f64>) {
-            (
-                set.iter().map(|o| o.unit.clone()).collect(),
-                set.iter().map(|o| value(o)).collect(),
-            )
+        let columns = |set: &[&Observed]| {
+            let x: Vec<Vec<f64>> = set.iter().map(|o| o.unit.clone()).collect();
+            let (y, sems): (Vec<f64>, Vec<Option<f64>>) = set.iter().map(|o| value(o)).unzip();
+            let told = sems.iter().any(Option::is_some);
+            (x, y, if told { sems } else { Vec::new() })
         };
         let all: Vec<&Observed> = history.iter().collect();
-        let (x, y) = columns(if pending { &real } else { &all });
-        let gp = GpModel::fit(&self.model, &x, &y, starts, noise, rng).within(PART)?;
+        let (x, y, sems) = columns(if pending { &real } else { &all });
+        let known = KnownNoise { std: noise, sems };
+        let gp = GpModel::fit(&self.model, &x, &y, starts, &known, rng).within(PART)?;
         if !pending {
             return Ok(gp);
         }
-        let (x, y) = columns(&all);
-        gp.with_more(&self.model, &x, &y).within(PART)
+        let (x, y, sems) = columns(&all);
+        gp.with_more(&self.model, &x, (&y, &sems)).within(PART)
     }
 
     /// Each constraint's GP fitted to `history` ([`GpSearch::fit_gp`]), each from its last
@@ -180,7 +188,7 @@ impl GpSearch {
                 };
                 let noise =
                     (self.known_noise.as_ref()).and_then(|n| n.constraint_std.get(c).copied());
-                self.fit_gp(history, |o| o.constraints[c], starts, noise, rng)
+                self.fit_gp(history, |o| (o.constraints[c], None), starts, noise, rng)
             })
             .collect::<Result<Vec<_>, _>>()?;
         self.previous_constraints = constraints.iter().map(|g| g.hyper.clone()).collect();
@@ -367,6 +375,15 @@ pub(crate) fn points_and_values(history: &[Observed]) -> (Vec<Vec<f64>>, Vec<f64
     let x = history.iter().map(|o| o.unit.clone()).collect();
     let y = history.iter().map(Observed::objective).collect();
     (x, y)
+}
+
+/// The objective's known noise over `history`: the stated level and the told standard
+/// errors.
+pub(crate) fn objective_known_noise(gp: &GpSearch, history: &[Observed]) -> KnownNoise {
+    KnownNoise {
+        std: gp.objective_noise(),
+        sems: crate::history::told_sems(history, 0),
+    }
 }
 
 /// A plain GP fit's diagnostics: its hyperparameters, likelihood and prior mean.

@@ -13,7 +13,7 @@ use crate::strategies::{
 };
 use crate::surrogates::field_objective::{Distribution, FieldObjective, SAMPLES};
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Hyper};
-use crate::surrogates::{log_normal_density, GpPosterior, Starts};
+use crate::surrogates::{log_normal_density, GpPosterior, KnownNoise, Starts};
 use pinnbo_dsl::choices::Criterion;
 use pinnbo_dsl::ir::{Expr, Sense};
 use pinnbo_dsl::Problem;
@@ -122,7 +122,8 @@ impl SensedField {
             restarts: gp.restarts,
         };
         // Each sensor value has the objective's known noise (the same instrument).
-        GpModel::fit(&self.spec, &x, &y, starts, gp.objective_noise(), rng).within(PART)
+        let noise = KnownNoise::level(gp.objective_noise());
+        GpModel::fit(&self.spec, &x, &y, starts, &noise, rng).within(PART)
     }
 
     /// What `field` (a posterior of the field) says at the design `unit`: each sensor's
@@ -418,7 +419,7 @@ impl SensedField {
     /// The field model refitted to other rows at `field`'s hyperparameters.
     pub fn refit_at<'m>(&'m self, field: &'m GpModel) -> Box<Condition<'m>> {
         Box::new(move |x: &[Vec<f64>], y: &[f64]| {
-            let refit = GpModel::with_hyper(&self.spec, x, y, field.hyper.clone()).ok()?;
+            let refit = GpModel::with_hyper(&self.spec, x, (y, &[]), field.hyper.clone()).ok()?;
             Some(Box::new(refit) as Box<dyn GpPosterior>)
         })
     }

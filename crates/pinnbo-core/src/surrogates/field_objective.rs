@@ -333,7 +333,7 @@ fn gauss_legendre_unit(n: usize) -> Vec<(f64, f64)> {
 mod tests {
     use super::*;
     use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Kernel, Mean, Prior};
-    use crate::surrogates::Starts;
+    use crate::surrogates::{KnownNoise, Starts};
     use pinnbo_dsl::{compile, Source};
 
     /// A problem over `coord x in [0, 2]` and `var a in [1, 3]` whose objective is `objective`.
@@ -368,7 +368,15 @@ mod tests {
             restarts: 2,
         };
         let mut rng = ChaCha8Rng::seed_from_u64(1);
-        GpModel::fit(&spec, &x, &y, starts, Some(1e-6), &mut rng).unwrap()
+        GpModel::fit(
+            &spec,
+            &x,
+            &y,
+            starts,
+            &KnownNoise::level(Some(1e-6)),
+            &mut rng,
+        )
+        .unwrap()
     }
 
     /// A point functional's posterior is the field's posterior at that place and design:

@@ -254,3 +254,65 @@ pub(crate) fn assert_predictions_agree(model: &dyn GpPosterior, u: &[f64]) {
         );
     }
 }
+
+/// What is known of the observations' noise, in the values' own units: a level stated for
+/// all of them (`noise std`), and each observation's own standard error where one was told
+/// (`tell --sem`, Ax's `(mean, sem)`). A told standard error replaces the model's noise at
+/// that observation (stated or fitted); the others keep it. When every observation has one,
+/// nothing is left for a noise parameter to explain, and it is held at its floor.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct KnownNoise {
+    pub std: Option<f64>,
+    /// One entry per observation (in the fit's order), or empty when none was told.
+    pub sems: Vec<Option<f64>>,
+}
+
+impl KnownNoise {
+    /// Only a level, the same for every observation (None: fitted).
+    pub fn level(std: Option<f64>) -> KnownNoise {
+        KnownNoise {
+            std,
+            sems: Vec::new(),
+        }
+    }
+
+    /// Whether every one of `n` observations carries its own standard error.
+    pub(crate) fn all_told(&self, n: usize) -> bool {
+        n > 0 && self.sems.len() == n && self.sems.iter().all(Option::is_some)
+    }
+
+    /// The bounds of the log noise variance: `bounds`, or with a known level that level
+    /// standardized at both ends, clamped into `bounds` (a noise-free measurement keeps the
+    /// floor that keeps the kernel matrix factorable); held at the floor when every one of
+    /// `n` observations carries its own.
+    pub(crate) fn bounds(
+        &self,
+        bounds: (f64, f64),
+        n: usize,
+        standardizer: &Standardizer,
+    ) -> (f64, f64) {
+        if self.all_told(n) {
+            return (bounds.0, bounds.0);
+        }
+        match self.std {
+            Some(std) => {
+                let fixed = (2.0 * (std / standardizer.std).ln()).clamp(bounds.0, bounds.1);
+                (fixed, fixed)
+            }
+            None => bounds,
+        }
+    }
+}
+
+/// Told standard errors `sems` as noise variances in the units `standardizer` gives the
+/// values, no smaller than `floor` (what keeps a kernel matrix factorable); None where none
+/// was told.
+pub(crate) fn own_variances(
+    sems: &[Option<f64>],
+    standardizer: &Standardizer,
+    floor: f64,
+) -> Vec<Option<f64>> {
+    (sems.iter())
+        .map(|s| s.map(|s| (s / standardizer.std).powi(2).max(floor)))
+        .collect()
+}

@@ -160,9 +160,11 @@ class Optimizer:
         *,
         id: Optional[int] = None,
         sensors: Optional[Union[dict[str, list[float]], list[dict[str, list[float]]]]] = None,
+        sem: Optional[Any] = None,
     ) -> None:
         """Records what the points `x` gave (an unasked point is an extra observation);
-        `sensors` each field's sensor values by name (`{"T": [..]}`), with `sensors T at ..`."""
+        `sensors` each field's sensor values by name (`{"T": [..]}`), with `sensors T at ..`;
+        `sem` each value's standard error, shaped as `y` (the GP methods' noise there)."""
     def run(self, callback: Optional[Callable[[dict], Any]] = None) -> None:
         """Evaluates with the run's oracle until the budget is spent."""
     def close(self) -> None:

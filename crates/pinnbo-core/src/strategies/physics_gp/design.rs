@@ -18,7 +18,7 @@ use crate::strategies::sensed::{fit_alone, SensedCheck, SensedField};
 use crate::strategies::{Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper, Kernel};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
-use crate::surrogates::{GpPosterior, Starts};
+use crate::surrogates::{GpPosterior, KnownNoise, Starts};
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::choices::Criterion;
 use pinnbo_dsl::methods::MethodSettings;
@@ -102,10 +102,11 @@ impl PhysicsDesign {
             previous: self.previous.as_ref(),
             restarts: self.gp.restarts,
         };
-        let noise = self.gp.objective_noise();
+        // Each sensor value has the objective's known noise (the same instrument).
+        let noise = KnownNoise::level(self.gp.objective_noise());
         match &self.params {
-            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, noise),
-            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, noise),
+            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, &noise),
+            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
         }
         .within(PART)
     }
@@ -119,7 +120,8 @@ impl PhysicsDesign {
         };
         let model = self.model();
         let condition = |x: &[Vec<f64>], y: &[f64]| {
-            let refit = PdeGp::with_hyper(model, x, y, &residuals, with_pde.hyper.clone()).ok()?;
+            let hyper = with_pde.hyper.clone();
+            let refit = PdeGp::with_hyper(model, x, (y, &[]), &residuals, hyper).ok()?;
             Some(Box::new(refit) as Box<dyn GpPosterior>)
         };
         self.sensed.objective_loo(history, &condition)

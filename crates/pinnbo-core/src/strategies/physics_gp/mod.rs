@@ -10,8 +10,8 @@ pub mod params;
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_search::{
-    hyper_diagnostics, interval, plain_diagnostics, points_and_values, unpacked, unreadable,
-    FittedObjective, GpSearch, Saved, PART,
+    hyper_diagnostics, interval, objective_known_noise, plain_diagnostics, points_and_values,
+    unpacked, unreadable, FittedObjective, GpSearch, Saved, PART,
 };
 use crate::strategies::pde::{
     objective_field, optimum_on_faces, param_centre, PdeEquations, PdeError,
@@ -237,15 +237,15 @@ impl PhysicsGp {
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
         let (x, y) = points_and_values(history);
-        let noise = self.gp.objective_noise();
+        let noise = objective_known_noise(&self.gp, history);
         let starts = Starts {
             previous: self.previous.as_ref(),
             restarts: self.gp.restarts,
         };
         let model = self.model();
         let with_pde = match &self.params {
-            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, noise),
-            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, noise),
+            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, &noise),
+            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
         }
         .within(PART)?;
         let mut hyper = FittedHyper {
@@ -308,6 +308,7 @@ impl PhysicsGp {
     /// their fitted hyperparameters and params.
     fn with_pending(&self, fit: PdeFit, history: &[Observed]) -> Result<PdeFit, StrategyError> {
         let (x, y) = points_and_values(history);
+        let sems = crate::history::told_sems(history, 0);
         let model = self.model();
         let pde = |gp: &PdeGp| -> Result<Box<PdeGp>, StrategyError> {
             let at_params = match &self.params {
@@ -318,7 +319,8 @@ impl PhysicsGp {
             };
             let residuals = at_params.as_ref().unwrap_or(&self.residuals);
             Ok(Box::new(
-                gp.with_more(model, &x, &y, residuals).within(PART)?,
+                gp.with_more(model, &x, (&y, &sems), residuals)
+                    .within(PART)?,
             ))
         };
         Ok(match fit {
@@ -330,7 +332,9 @@ impl PhysicsGp {
                 keep_pde,
             } => PdeFit::Checked {
                 with_pde: pde(&with_pde)?,
-                without: Box::new(without.with_more(&self.gp.model, &x, &y).within(PART)?),
+                without: Box::new(
+                    (without.with_more(&self.gp.model, &x, (&y, &sems))).within(PART)?,
+                ),
                 keep_pde,
             },
         })

@@ -133,6 +133,7 @@ mod tests {
 
     fn observed(unit: &[f64], objective: f64) -> Observed {
         Observed {
+            sems: Vec::new(),
             unit: unit.to_vec(),
             objectives: vec![objective],
             constraints: Vec::new(),

@@ -61,6 +61,12 @@ pub fn trains_networks(name: &str) -> bool {
     method(name).is_some_and(|m| m.setting("device").is_some())
 }
 
+/// Whether the method's model takes each observation's told standard error as its noise
+/// (`tell --sem`): the methods whose model is a Gaussian process with hyperparameters.
+pub fn models_told_noise(name: &str) -> bool {
+    method(name).is_some_and(|m| m.setting("prior").is_some())
+}
+
 /// As [`strategy`], with the caller's operators for PINN-BO's residuals, and `device` in
 /// place of the file's `device` setting (`solve --device`; refused for a method that trains
 /// no network, see [`trains_networks`]).

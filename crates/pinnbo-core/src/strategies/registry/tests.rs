@@ -34,6 +34,7 @@ fn problem(method: &str, settings: &str) -> Problem {
 /// The bowl observed at `unit` (the constraint's value is the problem's).
 fn observed(unit: Vec<f64>, proposed: bool) -> Observed {
     Observed {
+        sems: Vec::new(),
         objectives: vec![(unit[0] - 0.3).powi(2) + (unit[1] - 0.6).powi(2)],
         constraints: vec![unit[0] + unit[1] - 0.75],
         unit,

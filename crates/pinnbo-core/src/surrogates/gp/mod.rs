@@ -7,7 +7,9 @@
 use crate::numerics::cholesky::Spd;
 use crate::numerics::quasi_newton::{self, Stop};
 use crate::space::Standardizer;
-use crate::surrogates::{batch_posterior, dot, joint_posterior, GpPosterior, Gradient, Starts};
+use crate::surrogates::{
+    batch_posterior, dot, joint_posterior, own_variances, GpPosterior, Gradient, KnownNoise, Starts,
+};
 use faer::Mat;
 use pinnbo_dsl::choices;
 use rand::Rng;
@@ -275,14 +277,24 @@ impl Hyper {
     }
 }
 
-fn covariance(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper) -> Mat<f64> {
-    kernel_matrices(spec, x, h).0
+fn covariance(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper, own: &[Option<f64>]) -> Mat<f64> {
+    kernel_matrices(spec, x, h, own).0
 }
 
-/// `K` (noise on the diagonal) and `∂k/∂r²` times the signal variance, on and below the
-/// diagonal only (both are symmetric; the Cholesky factorization and the gradient read that
-/// triangle), columns in parallel.
-fn kernel_matrices(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f64>) {
+/// Observation `j`'s own noise variance if it has one, else the model's `noise`.
+fn noise_at(own: &[Option<f64>], j: usize, noise: f64) -> f64 {
+    own.get(j).copied().flatten().unwrap_or(noise)
+}
+
+/// `K` (noise on the diagonal: each observation's own where it has one) and `∂k/∂r²` times
+/// the signal variance, on and below the diagonal only (both are symmetric; the Cholesky
+/// factorization and the gradient read that triangle), columns in parallel.
+fn kernel_matrices(
+    spec: &GpSpec,
+    x: &[Vec<f64>],
+    h: &Hyper,
+    own: &[Option<f64>],
+) -> (Mat<f64>, Mat<f64>) {
     let inv_l2 = h.inverse_squared_lengthscales();
     let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
     let n = x.len();
@@ -291,7 +303,7 @@ fn kernel_matrices(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper) -> (Mat<f64>, Mat<f
         .zip(slope.par_col_iter_mut())
         .enumerate()
         .for_each(|(j, (mut kc, mut sc))| {
-            kc[j] = s2 + n2;
+            kc[j] = s2 + noise_at(own, j, n2);
             for i in j + 1..n {
                 let r2 = spec.categorical.r2(&x[i], &x[j], &inv_l2);
                 let (kv, dk) = spec.kernel.eval(r2);
@@ -309,10 +321,11 @@ fn nll_and_gradient(
     x: &[Vec<f64>],
     y: &[f64],
     h: &Hyper,
+    own: &[Option<f64>],
 ) -> Option<(f64, Vec<f64>)> {
     let n = x.len();
     let d = h.log_lengthscales.len();
-    let (k, slope) = kernel_matrices(spec, x, h);
+    let (k, slope) = kernel_matrices(spec, x, h, own);
     let spd = Spd::new(&k, "kernel").ok()?;
     let (constant, alpha) = spec.mean.weights(&spd, y);
     let fit = dot(y, &alpha) - constant * alpha.iter().sum::<f64>();
@@ -338,8 +351,12 @@ fn nll_and_gradient(
             }
         }
         let wjj = w(j, j);
-        grad[d] += 0.5 * wjj * (k[(j, j)] - noise);
-        grad[d + 1] += 0.5 * wjj * noise;
+        // The diagonal less its noise is the signal (so written, as the rounding has been).
+        grad[d] += 0.5 * wjj * (k[(j, j)] - noise_at(own, j, noise));
+        // An observation with its own noise does not see the model's.
+        if own.get(j).copied().flatten().is_none() {
+            grad[d + 1] += 0.5 * wjj * noise;
+        }
         grad
     };
     let shares: Vec<Vec<f64>> = (0..n).into_par_iter().map(column).collect();
@@ -361,7 +378,7 @@ fn fit_from(
     y: &[f64],
     start: &Hyper,
     stop: Stop,
-    noise: (f64, f64),
+    (noise, own): ((f64, f64), &[Option<f64>]),
 ) -> Option<(f64, Hyper)> {
     let d = start.log_lengthscales.len();
     let (lo, hi): (Vec<f64>, Vec<f64>) = (0..d + 2)
@@ -371,26 +388,9 @@ fn fit_from(
             _ => noise,
         })
         .unzip();
-    let objective = |theta: &[f64]| nll_and_gradient(spec, x, y, &Hyper::from_packed(theta)?);
+    let objective = |theta: &[f64]| nll_and_gradient(spec, x, y, &Hyper::from_packed(theta)?, own);
     let (value, theta) = quasi_newton::minimize(&objective, &start.pack(), &lo, &hi, stop)?;
     Some((value, Hyper::from_packed(&theta)?))
-}
-
-/// The bounds of the log noise variance: `bounds`, or with a known noise standard deviation
-/// (the data's units) that noise standardized at both ends, clamped into `bounds` (a
-/// noise-free measurement keeps the floor that keeps the kernel matrix factorable).
-pub(crate) fn noise_bounds(
-    bounds: (f64, f64),
-    known_std: Option<f64>,
-    standardizer: &Standardizer,
-) -> (f64, f64) {
-    match known_std {
-        Some(std) => {
-            let fixed = (2.0 * (std / standardizer.std).ln()).clamp(bounds.0, bounds.1);
-            (fixed, fixed)
-        }
-        None => bounds,
-    }
 }
 
 /// A first fit's starts: length scale 0.3, unit signal, noise 1e-3, then `restarts − 1`
@@ -431,13 +431,14 @@ impl GpModel {
     /// optimum when there is one (of the same dimension) and, with at most
     /// [`RESTARTS_UNTIL`] points or none, from `restarts` cold starts: the first at length
     /// scale 0.3, unit signal, noise 1e-3; the others drawn from `rng`. A known noise
-    /// standard deviation (the values' units) is held fixed instead of fitted.
+    /// level (the values' units) is held fixed instead of fitted, and an observation's own
+    /// standard error replaces it there ([`KnownNoise`]).
     pub fn fit(
         spec: &GpSpec,
         x: &[Vec<f64>],
         values: &[f64],
         starts: Starts<Hyper>,
-        known_noise: Option<f64>,
+        known_noise: &KnownNoise,
         rng: &mut ChaCha8Rng,
     ) -> Result<GpModel, GpError> {
         if x.is_empty() {
@@ -454,7 +455,8 @@ impl GpModel {
             true => cold_starts(d, starts.restarts, rng),
             false => Vec::new(),
         };
-        let noise = noise_bounds(NOISE, known_noise, &standardizer);
+        let noise = known_noise.bounds(NOISE, x.len(), &standardizer);
+        let own = own_variances(&known_noise.sems, &standardizer, NOISE.0.exp());
         let starts: Vec<(Hyper, Stop)> = (warm.into_iter().map(|h| (h, WARM_STOP)))
             .chain(cold.into_iter().map(|h| (h, FIT_STOP)))
             .map(|(h, stop)| {
@@ -466,7 +468,7 @@ impl GpModel {
         // the result does not depend on the number of threads.
         let fits: Vec<Option<(f64, Hyper)>> = starts
             .into_par_iter()
-            .map(|(start, stop)| fit_from(spec, x, &y, &start, stop, noise))
+            .map(|(start, stop)| fit_from(spec, x, &y, &start, stop, (noise, &own)))
             .collect();
         let mut best: Option<(f64, Hyper)> = None;
         for (nll, h) in fits.into_iter().flatten() {
@@ -485,15 +487,16 @@ impl GpModel {
         ));
         // Reported without the prior's penalty: the data's fit alone.
         let nll = nll - spec.prior.penalty(&hyper).0;
-        GpModel::conditioned(spec, x, &y, standardizer, hyper, nll)
+        GpModel::conditioned(spec, (x, &y, own), standardizer, hyper, nll)
     }
 
     /// The posterior under fixed hyperparameters `hyper` given points `x` and values (the
-    /// file's units, standardized here): a refit that moves no hyperparameter.
+    /// file's units, standardized here) with the observations' own standard errors `sems`
+    /// (empty: none): a refit that moves no hyperparameter.
     pub fn with_hyper(
         spec: &GpSpec,
         x: &[Vec<f64>],
-        values: &[f64],
+        (values, sems): (&[f64], &[Option<f64>]),
         hyper: Hyper,
     ) -> Result<GpModel, GpError> {
         if x.is_empty() {
@@ -501,36 +504,38 @@ impl GpModel {
         }
         let standardizer = Standardizer::fit(values);
         let y: Vec<f64> = values.iter().map(|v| standardizer.forward(*v)).collect();
-        GpModel::conditioned(spec, x, &y, standardizer, hyper, f64::NAN)
+        let own = own_variances(sems, &standardizer, NOISE.0.exp());
+        GpModel::conditioned(spec, (x, &y, own), standardizer, hyper, f64::NAN)
     }
 
     /// This fit's posterior given `x` and `values` (its observations and more: pending
-    /// points' stand-ins): the same hyperparameters and standardization, so that what was
-    /// not observed moves neither.
+    /// points' stand-ins) with their own standard errors `sems` (empty: none): the same
+    /// hyperparameters and standardization, so that what was not observed moves neither.
     pub fn with_more(
         &self,
         spec: &GpSpec,
         x: &[Vec<f64>],
-        values: &[f64],
+        (values, sems): (&[f64], &[Option<f64>]),
     ) -> Result<GpModel, GpError> {
         let y: Vec<f64> = values
             .iter()
             .map(|v| self.standardizer.forward(*v))
             .collect();
         let (standardizer, hyper) = (self.standardizer, self.hyper.clone());
-        GpModel::conditioned(spec, x, &y, standardizer, hyper, self.nll)
+        let own = own_variances(sems, &standardizer, NOISE.0.exp());
+        GpModel::conditioned(spec, (x, &y, own), standardizer, hyper, self.nll)
     }
 
-    /// The posterior under `hyper` given standardized values `y`.
+    /// The posterior under `hyper` given standardized values `y` with their own noise
+    /// variances `own`.
     fn conditioned(
         spec: &GpSpec,
-        x: &[Vec<f64>],
-        y: &[f64],
+        (x, y, own): (&[Vec<f64>], &[f64], Vec<Option<f64>>),
         standardizer: Standardizer,
         hyper: Hyper,
         nll: f64,
     ) -> Result<GpModel, GpError> {
-        let spd = Spd::new(&covariance(spec, x, &hyper), "kernel")?;
+        let spd = Spd::new(&covariance(spec, x, &hyper, &own), "kernel")?;
         let (constant, alpha) = spec.mean.weights(&spd, y);
         Ok(GpModel {
             kernel: spec.kernel,

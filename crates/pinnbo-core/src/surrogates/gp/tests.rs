@@ -30,7 +30,7 @@ fn posterior_matches_a_hand_computation() {
         log_noise: 0.01f64.ln(),
     };
     let spd = Spd::new(
-        &covariance(&spec(Kernel::SquaredExponential, Prior::None), &x, &h),
+        &covariance(&spec(Kernel::SquaredExponential, Prior::None), &x, &h, &[]),
         "k",
     )
     .unwrap();
@@ -110,13 +110,15 @@ fn gradient_matches_differences(spec: GpSpec) {
         .map(|_| vec![rng.random(), levels(rng.random())])
         .collect();
     let y: Vec<f64> = x.iter().map(|p| (5.0 * p[0]).sin() + p[1]).collect();
-    {
+    // Without told standard errors, and with every other observation's own noise.
+    let told: Vec<Option<f64>> = (0..12).map(|i| (i % 2 == 0).then_some(0.05)).collect();
+    for own in [Vec::new(), told] {
         let h = Hyper {
             log_lengthscales: vec![-1.0, -0.5],
             log_signal: 0.2,
             log_noise: -4.0,
         };
-        let (_, g) = nll_and_gradient(&spec, &x, &y, &h).unwrap();
+        let (_, g) = nll_and_gradient(&spec, &x, &y, &h, &own).unwrap();
         let eps = 1e-6;
         for (i, analytic) in g.iter().enumerate() {
             let shifted = |s: f64| {
@@ -126,12 +128,12 @@ fn gradient_matches_differences(spec: GpSpec) {
                     2 => t.log_signal += s,
                     _ => t.log_noise += s,
                 }
-                nll_and_gradient(&spec, &x, &y, &t).unwrap().0
+                nll_and_gradient(&spec, &x, &y, &t, &own).unwrap().0
             };
             let fd = (shifted(eps) - shifted(-eps)) / (2.0 * eps);
             assert!(
                 (fd - analytic).abs() < 1e-5 * fd.abs().max(1.0),
-                "{spec:?} {i}: {analytic} vs {fd}"
+                "{spec:?} {own:?} {i}: {analytic} vs {fd}"
             );
         }
     }
@@ -144,8 +146,15 @@ fn prediction_gradients_match_differences() {
     let x: Vec<Vec<f64>> = (0..10).map(|_| vec![rng.random(), rng.random()]).collect();
     let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).sin() * p[1]).collect();
     for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-        let model =
-            GpModel::fit(&spec(kernel, Prior::None), &x, &y, cold(1), None, &mut rng).unwrap();
+        let model = GpModel::fit(
+            &spec(kernel, Prior::None),
+            &x,
+            &y,
+            cold(1),
+            &KnownNoise::default(),
+            &mut rng,
+        )
+        .unwrap();
         crate::surrogates::assert_predictions_agree(&model, &[0.37, 0.61]);
     }
 }
@@ -172,11 +181,19 @@ fn a_warm_fit_continues_from_the_previous_optimum() {
                 restarts: 3,
             };
             let mut rng = ChaCha8Rng::seed_from_u64(1);
-            GpModel::fit(&spec(kernel, Prior::None), &x, &y, starts, None, &mut rng).unwrap()
+            GpModel::fit(
+                &spec(kernel, Prior::None),
+                &x,
+                &y,
+                starts,
+                &KnownNoise::default(),
+                &mut rng,
+            )
+            .unwrap()
         };
         let cold = fit(None);
         let standardized: Vec<f64> = y.iter().map(|v| cold.standardizer.forward(*v)).collect();
-        let at_poor = nll_and_gradient(&spec(kernel, Prior::None), &x, &standardized, &poor);
+        let at_poor = nll_and_gradient(&spec(kernel, Prior::None), &x, &standardized, &poor, &[]);
         let from_poor = fit(Some(&poor));
         assert!(
             from_poor.nll < at_poor.unwrap().0 - 1.0,
@@ -207,7 +224,11 @@ fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
     };
     let x: Vec<Vec<f64>> = (0..200).map(|_| vec![rng.random(), rng.random()]).collect();
     for kernel in [Kernel::Matern52, Kernel::SquaredExponential] {
-        let spd = Spd::new(&covariance(&spec(kernel, Prior::None), &x, &truth), "k").unwrap();
+        let spd = Spd::new(
+            &covariance(&spec(kernel, Prior::None), &x, &truth, &[]),
+            "k",
+        )
+        .unwrap();
         let z: Vec<f64> = (0..x.len())
             .map(|_| rng.sample(rand_distr::StandardNormal))
             .collect();
@@ -215,8 +236,15 @@ fn the_fit_recovers_the_length_scales_the_data_were_drawn_with() {
         let y: Vec<f64> = (0..x.len())
             .map(|i| (0..=i).map(|j| l[(i, j)] * z[j]).sum())
             .collect();
-        let model =
-            GpModel::fit(&spec(kernel, Prior::None), &x, &y, cold(3), None, &mut rng).unwrap();
+        let model = GpModel::fit(
+            &spec(kernel, Prior::None),
+            &x,
+            &y,
+            cold(3),
+            &KnownNoise::default(),
+            &mut rng,
+        )
+        .unwrap();
         for (fitted, true_log) in model
             .hyper
             .log_lengthscales
@@ -244,7 +272,7 @@ fn fitting_improves_the_likelihood_and_interpolates() {
         &x,
         &y,
         cold(3),
-        None,
+        &KnownNoise::default(),
         &mut rng,
     )
     .unwrap();
@@ -271,11 +299,11 @@ fn the_constant_mean_is_the_likelihoods_optimum() {
         mean: Mean::Average,
         ..constant.clone()
     };
-    let spd = Spd::new(&covariance(&constant, &x, &h), "k").unwrap();
+    let spd = Spd::new(&covariance(&constant, &x, &h, &[]), "k").unwrap();
     let (c, _) = Mean::Constant.weights(&spd, &y);
     let nll = |s: &GpSpec, shift: f64| {
         let shifted: Vec<f64> = y.iter().map(|v| v - shift).collect();
-        nll_and_gradient(s, &x, &shifted, &h).unwrap()
+        nll_and_gradient(s, &x, &shifted, &h, &[]).unwrap()
     };
     let at_c = nll(&average, c).0;
     assert!((nll(&constant, 0.0).0 - at_c).abs() < 1e-10);
@@ -319,7 +347,8 @@ fn far_from_the_data_the_model_returns_to_its_mean() {
             mean,
             ..spec(Kernel::SquaredExponential, Prior::None)
         };
-        let model = GpModel::conditioned(&s, &x, &z, standardizer, h.clone(), 0.0).unwrap();
+        let model =
+            GpModel::conditioned(&s, (&x, &z, Vec::new()), standardizer, h.clone(), 0.0).unwrap();
         let far = model.predict_mean(&[0.9, 0.4]);
         let expected = match mean {
             Mean::Average => average_value,
@@ -355,7 +384,7 @@ fn the_mixed_kernel_is_positive_definite_and_weighs_its_levels() {
             log_signal: 0.0,
             log_noise: 1e-12f64.ln(),
         };
-        assert!(Spd::new(&covariance(&mixed(kernel), &x, &h), "k").is_ok());
+        assert!(Spd::new(&covariance(&mixed(kernel), &x, &h, &[]), "k").is_ok());
     }
     // Levels 2 and 3 shift the values by `shift`; the fit's predictions at new points of
     // every level recover it, and where no level shifts them, the levels agree.
@@ -363,7 +392,15 @@ fn the_mixed_kernel_is_positive_definite_and_weighs_its_levels() {
     for shift in [0.0, 2.0] {
         let y: Vec<f64> = x.iter().map(|p| truth(p, shift)).collect();
         let mut rng = ChaCha8Rng::seed_from_u64(5);
-        let gp = GpModel::fit(&mixed(Kernel::Matern52), &x, &y, cold(4), None, &mut rng).unwrap();
+        let gp = GpModel::fit(
+            &mixed(Kernel::Matern52),
+            &x,
+            &y,
+            cold(4),
+            &KnownNoise::default(),
+            &mut rng,
+        )
+        .unwrap();
         for k in 0..20 {
             let p = [k as f64 / 19.0, level.snap((k % 4) as f64 / 4.0)];
             let (mean, _) = gp.predict(&p);
@@ -373,4 +410,82 @@ fn the_mixed_kernel_is_positive_definite_and_weighs_its_levels() {
             );
         }
     }
+}
+
+/// A told standard error is that observation's noise: the posterior equals conditioning
+/// on `K + diag(v)` with `v_i = (sem_i / std)²` where told and the model's noise elsewhere.
+#[test]
+fn told_standard_errors_are_each_observations_noise() {
+    let x: Vec<Vec<f64>> = (0..8).map(|i| vec![i as f64 / 7.0]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (4.0 * p[0]).cos()).collect();
+    let sems: Vec<Option<f64>> = (0..8)
+        .map(|i| [None, Some(0.3), Some(0.0)][i % 3])
+        .collect();
+    let h = Hyper {
+        log_lengthscales: vec![0.3f64.ln()],
+        log_signal: 0.1,
+        log_noise: -5.0,
+    };
+    let s = GpSpec {
+        mean: Mean::Average,
+        ..spec(Kernel::SquaredExponential, Prior::None)
+    };
+    let model = GpModel::with_hyper(&s, &x, (&y, &sems), h.clone()).unwrap();
+    let standardizer = Standardizer::fit(&y);
+    let z: Vec<f64> = y.iter().map(|v| standardizer.forward(*v)).collect();
+    let (s2, n2) = (h.log_signal.exp(), h.log_noise.exp());
+    let k = |a: &[f64], b: &[f64]| s2 * (-0.5 * ((a[0] - b[0]) / 0.3).powi(2)).exp();
+    let variance = |i: usize| match sems[i] {
+        Some(sem) => ((sem / standardizer.std).powi(2)).max(NOISE.0.exp()),
+        None => n2,
+    };
+    let direct = Mat::from_fn(8, 8, |i, j| {
+        k(&x[i], &x[j]) + if i == j { variance(i) } else { 0.0 }
+    });
+    let spd = Spd::new(&direct, "k").unwrap();
+    let weights = spd.solve(&z);
+    for u in [0.05, 0.5, 0.93] {
+        let cross: Vec<f64> = x.iter().map(|p| k(&[u], p)).collect();
+        let mean = dot(&cross, &weights);
+        let var = s2 - dot(&cross, &spd.solve(&cross));
+        let (m, v) = model.predict_standardized(&[u]);
+        assert!(
+            (m - mean).abs() < 1e-9 && (v - var).abs() < 1e-9,
+            "{u}: {m} {v} vs {mean} {var}"
+        );
+    }
+}
+
+/// An observation told with a large standard error hardly moves the fit; told without one,
+/// the same value drags the prediction there.
+#[test]
+fn an_uncertain_observation_weighs_little() {
+    let mut rng = ChaCha8Rng::seed_from_u64(5);
+    let x: Vec<Vec<f64>> = (0..10).map(|i| vec![i as f64 / 9.0]).collect();
+    let y: Vec<f64> = x.iter().map(|p| (3.0 * p[0]).sin()).collect();
+    let spec = spec(Kernel::Matern52, Prior::None);
+    let fit = |x: &[Vec<f64>], y: &[f64], sems: Vec<Option<f64>>, rng: &mut ChaCha8Rng| {
+        let known = KnownNoise { std: None, sems };
+        GpModel::fit(&spec, x, y, cold(3), &known, rng).unwrap()
+    };
+    let clean = fit(&x, &y, Vec::new(), &mut rng);
+    let (mut x_more, mut y_more) = (x.clone(), y.clone());
+    x_more.push(vec![0.5]);
+    y_more.push(4.0);
+    let mut sems = vec![None; 10];
+    sems.push(Some(100.0));
+    let told = fit(&x_more, &y_more, sems, &mut rng);
+    let plain = fit(&x_more, &y_more, Vec::new(), &mut rng);
+    let at = [0.5];
+    let truth = clean.predict_mean(&at);
+    assert!(
+        (told.predict_mean(&at) - truth).abs() < 1e-3,
+        "{} vs {truth}",
+        told.predict_mean(&at)
+    );
+    assert!(
+        (plain.predict_mean(&at) - truth).abs() > 0.1,
+        "{} vs {truth}",
+        plain.predict_mean(&at)
+    );
 }

@@ -4,17 +4,16 @@
 
 use super::likelihood::{objective, value_only};
 use super::params::{base_params, laplace, sweep, ParamEquations, ParamSpread, RowSource};
-use super::rows::Rows;
+use super::rows::{Rows, NOISE};
 use super::{Discrepancy, PdeGp, PdeHyper, PdeModel, Residuals};
 use crate::numerics::quasi_newton::{self, Stop};
-use crate::surrogates::gp::{noise_bounds, GpError, Hyper};
-use crate::surrogates::Starts;
+use crate::surrogates::gp::{GpError, Hyper};
+use crate::surrogates::{KnownNoise, Starts};
 
 /// Bounds on the log-parameters. Length scales reach 0.001: a pde's residual points resolve
 /// fields that oscillate faster than a few observations could show.
 pub(super) const LENGTHSCALE: (f64, f64) = (-6.9, 2.3);
 const SIGNAL: (f64, f64) = (-3.0, 5.0);
-const NOISE: (f64, f64) = (-13.8, 0.0);
 /// ρ from 1e-10 (the pde exact to rounding) to 0.1.
 const RELATIVE: (f64, f64) = (-23.0, -2.3);
 /// The discrepancy's signal variance (standardized) from 1e-6, where it carries nothing, to
@@ -61,9 +60,9 @@ impl PdeGp {
         values: &[f64],
         residuals: &Residuals,
         starts: Starts<PdeHyper>,
-        known_noise: Option<f64>,
+        known_noise: &KnownNoise,
     ) -> Result<PdeGp, GpError> {
-        let rows = Rows::new(x, values, residuals)?;
+        let rows = Rows::new(x, values, residuals)?.with_sems(&known_noise.sems);
         let equations = residuals.targets.len();
         PdeGp::fit_rows(
             model,
@@ -82,7 +81,7 @@ impl PdeGp {
         values: &[f64],
         equations: &dyn ParamEquations,
         starts: Starts<PdeHyper>,
-        known_noise: Option<f64>,
+        known_noise: &KnownNoise,
     ) -> Result<PdeGp, GpError> {
         if x.is_empty() {
             return Err(GpError::Empty);
@@ -95,6 +94,7 @@ impl PdeGp {
             equations,
             x,
             values,
+            sems: &known_noise.sems,
         };
         PdeGp::fit_rows(model, source, count, starts, known_noise)
     }
@@ -104,7 +104,7 @@ impl PdeGp {
         source: RowSource,
         equations: usize,
         starts: Starts<PdeHyper>,
-        known_noise: Option<f64>,
+        known_noise: &KnownNoise,
     ) -> Result<PdeGp, GpError> {
         let (d, standardizer) = source.dim_and_standardizer();
         let param_bounds = match &source {
@@ -112,7 +112,7 @@ impl PdeGp {
             RowSource::Params { equations, .. } => equations.bounds(),
         };
         // A known observation noise is held fixed, as for the plain GP; every start takes it.
-        let noise = noise_bounds(NOISE, known_noise, &standardizer);
+        let noise = known_noise.bounds(NOISE, source.observed(), &standardizer);
         let shortest = shortest_lengthscale(equations, d);
         // A start moved into the fit's bounds: the noise and the length scales.
         let start_discrepancy = || {

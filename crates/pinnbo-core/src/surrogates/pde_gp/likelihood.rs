@@ -193,7 +193,7 @@ pub(super) fn factor(
         (observed..n).map(|j| gram.k[(j, j)]).sum::<f64>() / (n - observed).max(1) as f64;
     let noise: Vec<f64> = (first..n)
         .map(|p| match (p < observed, scaling) {
-            (true, _) => h.gp.log_noise.exp(),
+            (true, _) => rows.noise_at(p, h.gp.log_noise.exp()),
             (false, Scaling::Point) => rho * s2 * gram.k[(p, p)],
             (false, Scaling::Global) => rho * s2 * residual_mean,
         })
@@ -296,7 +296,12 @@ pub(super) fn factors(
     let nll = given.nll(constant, &joint.scale[..observed]);
     // The observations' covariance given anything is at least their noise: a likelihood
     // above that bound is rounding, not evidence.
-    let ceiling = -0.5 * observed as f64 * (2.0 * std::f64::consts::PI * h.gp.log_noise.exp()).ln();
+    let noise = h.gp.log_noise.exp();
+    let log_noise = |p: usize| (2.0 * std::f64::consts::PI * rows.noise_at(p, noise)).ln();
+    let ceiling = match rows.own_noise.is_empty() {
+        true => -0.5 * observed as f64 * log_noise(0),
+        false => -0.5 * (0..observed).map(log_noise).sum::<f64>(),
+    };
     (nll.is_finite() && -nll <= ceiling + 1e-6 * ceiling.abs().max(1.0)).then_some(Factors {
         joint,
         pde,
@@ -402,11 +407,12 @@ pub(super) struct ParamMove<'a> {
 pub(super) fn likelihood_gradient(
     gram: &Gram,
     f: &Factored,
-    observed: usize,
+    rows: &Rows,
     h: &PdeHyper,
     scaling: Scaling,
     params: &[ParamMove],
 ) -> Vec<f64> {
+    let observed = rows.observed;
     let n = gram.k.nrows();
     let first = f.first;
     let d = h.gp.log_lengthscales.len();
@@ -440,7 +446,10 @@ pub(super) fn likelihood_gradient(
         let wjj = 0.5 * w(j, j);
         let noise = f.noise[j - first];
         if j < observed {
-            grad[d + 1] += wjj * noise;
+            // An observation with its own noise does not see the model's.
+            if rows.own_noise.get(j).copied().flatten().is_none() {
+                grad[d + 1] += wjj * noise;
+            }
         } else {
             // ρ s² k_jj (or its mean) moves with ℓ and s² as well.
             for (a, slope) in gram.slopes.iter().enumerate() {
@@ -512,8 +521,7 @@ pub(super) fn objective(
         })
         .collect();
     // The two gradients are over different matrices: one on each core.
-    let gradient =
-        |f: &Factored| likelihood_gradient(&gram, f, rows.observed, &h, model.scaling, &moves);
+    let gradient = |f: &Factored| likelihood_gradient(&gram, f, rows, &h, model.scaling, &moves);
     let (mut grad, pde_grad) = rayon::join(|| gradient(&joint), || pde.as_ref().map(gradient));
     let value = nll;
     if let Some(pde_grad) = pde_grad {

@@ -182,28 +182,31 @@ pub struct PdeGp {
 }
 
 impl PdeGp {
-    /// The posterior at fixed hyperparameters (`model.prior` is not used).
+    /// The posterior at fixed hyperparameters (`model.prior` is not used), the observations'
+    /// own standard errors `sems` (empty: none) replacing the model's noise where told.
     pub fn with_hyper(
         model: PdeModel,
         x: &[Vec<f64>],
-        values: &[f64],
+        (values, sems): (&[f64], &[Option<f64>]),
         residuals: &Residuals,
         hyper: PdeHyper,
     ) -> Result<PdeGp, GpError> {
-        PdeGp::condition(Rows::new(x, values, residuals)?, hyper, model)
+        let rows = Rows::new(x, values, residuals)?.with_sems(sems);
+        PdeGp::condition(rows, hyper, model)
     }
 
     /// This fit's posterior given `x` and `values` (its observations and more: pending
-    /// points' stand-ins) and the pde at `residuals`: the same hyperparameters, params and
-    /// standardization, so that what was not observed moves none of them.
+    /// points' stand-ins, with their own standard errors `sems`) and the pde at `residuals`:
+    /// the same hyperparameters, params and standardization, so that what was not observed
+    /// moves none of them.
     pub fn with_more(
         &self,
         model: PdeModel,
         x: &[Vec<f64>],
-        values: &[f64],
+        (values, sems): (&[f64], &[Option<f64>]),
         residuals: &Residuals,
     ) -> Result<PdeGp, GpError> {
-        let rows = Rows::standardized(x, values, residuals, self.standardizer)?;
+        let rows = Rows::standardized(x, values, residuals, self.standardizer)?.with_sems(sems);
         let gp = PdeGp::condition(rows, self.hyper.clone(), model)?;
         Ok(PdeGp {
             nll: self.nll,

@@ -29,6 +29,8 @@ pub(super) enum RowSource<'a> {
         equations: &'a dyn ParamEquations,
         x: &'a [Vec<f64>],
         values: &'a [f64],
+        /// The observations' own standard errors (empty: none).
+        sems: &'a [Option<f64>],
     },
 }
 
@@ -38,6 +40,14 @@ impl RowSource<'_> {
         match self {
             RowSource::Fixed(rows) => (rows.functionals[0].point.len(), rows.standardizer),
             RowSource::Params { x, values, .. } => (x[0].len(), Standardizer::fit(values)),
+        }
+    }
+
+    /// How many observations the rows hold.
+    pub(super) fn observed(&self) -> usize {
+        match self {
+            RowSource::Fixed(rows) => rows.observed,
+            RowSource::Params { x, .. } => x.len(),
         }
     }
 
@@ -53,9 +63,10 @@ impl RowSource<'_> {
                 equations,
                 x,
                 values,
+                sems,
             } => {
                 let (residuals, derivatives) = equations.at(phi)?;
-                let rows = Rows::new(x, values, &residuals).ok()?;
+                let rows = Rows::new(x, values, &residuals).ok()?.with_sems(sems);
                 let slopes: Vec<ParamSlope> = (derivatives.iter())
                     .map(|d| ParamSlope::new(d, &rows.standardizer))
                     .collect();
@@ -72,7 +83,12 @@ impl RowSource<'_> {
                 equations,
                 x,
                 values,
-            } => Rows::new(x, values, &equations.at(phi)?.0).ok(),
+                sems,
+            } => Some(
+                Rows::new(x, values, &equations.at(phi)?.0)
+                    .ok()?
+                    .with_sems(sems),
+            ),
         }
     }
 }
@@ -273,7 +289,7 @@ mod tests {
     use super::super::{PdeGp, PdeModel, Residuals, Scaling};
     use super::*;
     use crate::surrogates::gp::{Mean, Prior};
-    use crate::surrogates::Starts;
+    use crate::surrogates::{KnownNoise, Starts};
     use rand::{Rng, SeedableRng};
     use rand_chacha::ChaCha8Rng;
 
@@ -346,6 +362,7 @@ mod tests {
                 equations: &toy,
                 x: &x,
                 values: &values,
+                sems: &[],
             };
             for scaling in [Scaling::Point, Scaling::Global] {
                 for mean in [Mean::Constant, Mean::Average] {
@@ -477,7 +494,15 @@ mod tests {
             restarts: 3,
         };
         let equations = Wave { z: z.clone() };
-        let joint = PdeGp::fit_with_params(model, &x, &values, &equations, starts(), None).unwrap();
+        let joint = PdeGp::fit_with_params(
+            model,
+            &x,
+            &values,
+            &equations,
+            starts(),
+            &KnownNoise::default(),
+        )
+        .unwrap();
         let k = joint.hyper.params[0];
         let grid: Vec<(f64, f64)> = (0..=50)
             .map(|i| 1.0 + 0.1 * i as f64)
@@ -485,7 +510,7 @@ mod tests {
                 let r = wave(&z, 1.0, k * k);
                 (
                     k,
-                    PdeGp::fit(model, &x, &values, &r, starts(), None)
+                    PdeGp::fit(model, &x, &values, &r, starts(), &KnownNoise::default())
                         .unwrap()
                         .nll,
                 )

@@ -6,6 +6,10 @@ use super::kernel::Functional;
 use super::Residuals;
 use crate::space::Standardizer;
 use crate::surrogates::gp::GpError;
+use crate::surrogates::own_variances;
+
+/// Bounds on the log noise variance of the observations (standardized).
+pub(super) const NOISE: (f64, f64) = (-13.8, 0.0);
 
 /// What the model conditions on: the observations' point values first, then the residual
 /// equations, with targets for the standardized field.
@@ -18,6 +22,9 @@ pub(super) struct Rows {
     /// itself for a residual equation (how a constant prior mean moves each row).
     pub(super) ones: Vec<f64>,
     pub(super) standardizer: Standardizer,
+    /// Each observation's own noise variance (standardized) where a standard error was told
+    /// for it, replacing the model's there; empty when none was.
+    pub(super) own_noise: Vec<Option<f64>>,
 }
 
 impl Rows {
@@ -59,7 +66,20 @@ impl Rows {
             y,
             ones,
             standardizer,
+            own_noise: Vec::new(),
         })
+    }
+
+    /// These rows with the observations' own standard errors `sems` (the values' units;
+    /// empty: none).
+    pub(super) fn with_sems(mut self, sems: &[Option<f64>]) -> Rows {
+        self.own_noise = own_variances(sems, &self.standardizer, NOISE.0.exp());
+        self
+    }
+
+    /// Observation row `p`'s noise variance: its own, or the model's `noise`.
+    pub(super) fn noise_at(&self, p: usize, noise: f64) -> f64 {
+        self.own_noise.get(p).copied().flatten().unwrap_or(noise)
     }
 }
 

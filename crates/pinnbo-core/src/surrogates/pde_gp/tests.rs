@@ -4,8 +4,7 @@ use super::likelihood::objective;
 use super::*;
 use crate::numerics::cholesky::Spd;
 use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Kernel, Mean};
-use crate::surrogates::Starts;
-use crate::surrogates::{dot, log_normal_density};
+use crate::surrogates::{dot, log_normal_density, KnownNoise, Starts};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rand_distr::StandardNormal;
@@ -81,7 +80,7 @@ fn fitted(x: &[Vec<f64>], values: &[f64], r: &Residuals, restarts: usize) -> Pde
         restarts,
     };
     let m = model(Scaling::Point, Mean::Constant);
-    PdeGp::fit(m, x, values, r, starts, None).unwrap()
+    PdeGp::fit(m, x, values, r, starts, &KnownNoise::default()).unwrap()
 }
 
 fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
@@ -165,14 +164,14 @@ fn the_posterior_equals_direct_conditioning_of_a_discretized_case() {
     let average = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Average),
         &x,
-        &values,
+        (&values, &[]),
         &r,
         h.clone(),
     );
     let constant = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &r,
         h.clone(),
     );
@@ -210,7 +209,7 @@ fn leave_one_out_equals_conditioning_on_the_other_rows() {
     let model = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &r,
         hyper(0.15),
     )
@@ -249,7 +248,7 @@ fn leave_one_out_ranks_a_true_pde_above_none_and_a_wrong_one_below() {
     let (x, values) = observations();
     let score = |r: &Residuals| {
         let m = model(Scaling::Point, Mean::Constant);
-        PdeGp::with_hyper(m, &x, &values, r, hyper(0.15))
+        PdeGp::with_hyper(m, &x, (&values, &[]), r, hyper(0.15))
             .unwrap()
             .leave_one_out()
     };
@@ -270,7 +269,7 @@ fn target_spread_is_calibrated_on_prior_draws_and_quadratic_in_the_targets() {
     let h = hyper(0.15);
     let m = model(Scaling::Point, Mean::Constant);
     let spread = |r: &Residuals, h: &PdeHyper| {
-        let gp = PdeGp::with_hyper(m, &x, &values, r, h.clone()).unwrap();
+        let gp = PdeGp::with_hyper(m, &x, (&values, &[]), r, h.clone()).unwrap();
         (gp.target_spread.unwrap(), gp.standardizer.std)
     };
     let right = residuals(40, |_| 1.0);
@@ -384,7 +383,7 @@ fn draws_satisfy_the_pde_and_the_field_is_recovered() {
             previous: None,
             restarts: 2,
         },
-        None,
+        &KnownNoise::default(),
         &mut rng,
     )
     .unwrap();
@@ -406,7 +405,7 @@ fn prediction_gradients_match_differences() {
     let model = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &residuals(10, |_| 1.0),
         hyper(0.2),
     )
@@ -420,7 +419,7 @@ fn prediction_gradients_match_differences() {
             ..self::model(Scaling::Point, Mean::Constant)
         },
         &x,
-        &values,
+        (&values, &[]),
         &residuals(10, |_| 1.0),
         PdeHyper {
             discrepancy: Some(Discrepancy {
@@ -448,7 +447,7 @@ fn per_point_scaling_leaves_the_posterior_unchanged() {
     let reference = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &plain,
         h.clone(),
     )
@@ -456,7 +455,7 @@ fn per_point_scaling_leaves_the_posterior_unchanged() {
     let rescaled = PdeGp::with_hyper(
         model(Scaling::Point, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &scaled,
         h.clone(),
     )
@@ -464,7 +463,7 @@ fn per_point_scaling_leaves_the_posterior_unchanged() {
     let global = PdeGp::with_hyper(
         model(Scaling::Global, Mean::Constant),
         &x,
-        &values,
+        (&values, &[]),
         &plain,
         h,
     )
@@ -481,7 +480,7 @@ fn per_point_scaling_leaves_the_posterior_unchanged() {
 
 /// The analytic gradient of the fit's objective against central differences, with the prior
 /// and both scalings, on a 2-D pde with variable coefficients (the rotational symmetry
-/// `x ∂_y f − y ∂_x f = 0`).
+/// `x ∂_y f − y ∂_x f = 0`), without and with observations' own noise.
 #[test]
 fn the_fit_gradient_matches_differences() {
     let mut rng = ChaCha8Rng::seed_from_u64(2);
@@ -538,22 +537,26 @@ fn the_fit_gradient_matches_differences() {
                     .flatten(),
             )
             .collect();
-        let rows = Rows::new(&x, &values, &pde(v)).unwrap();
-        let f = |t: &[f64]| objective(&rows, &[], model, t).unwrap();
-        let (_, g) = f(&theta);
-        let eps = 1e-6;
-        for i in 0..theta.len() {
-            let at = |s: f64| {
-                let mut t = theta.clone();
-                t[i] += s;
-                f(&t).0
-            };
-            let fd = (at(eps) - at(-eps)) / (2.0 * eps);
-            assert!(
-                (fd - g[i]).abs() < 1e-5 * fd.abs().max(1.0),
-                "{model:?} {v} {i}: {} vs {fd}",
-                g[i]
-            );
+        // Without told standard errors, and with every other observation's own noise.
+        let told: Vec<Option<f64>> = (0..6).map(|i| (i % 2 == 0).then_some(0.1)).collect();
+        for sems in [Vec::new(), told] {
+            let rows = Rows::new(&x, &values, &pde(v)).unwrap().with_sems(&sems);
+            let f = |t: &[f64]| objective(&rows, &[], model, t).unwrap();
+            let (_, g) = f(&theta);
+            let eps = 1e-6;
+            for i in 0..theta.len() {
+                let at = |s: f64| {
+                    let mut t = theta.clone();
+                    t[i] += s;
+                    f(&t).0
+                };
+                let fd = (at(eps) - at(-eps)) / (2.0 * eps);
+                assert!(
+                    (fd - g[i]).abs() < 1e-5 * fd.abs().max(1.0),
+                    "{model:?} {v} {sems:?} {i}: {} vs {fd}",
+                    g[i]
+                );
+            }
         }
     }
 }
@@ -592,7 +595,15 @@ fn fitted_with_discrepancy(x: &[Vec<f64>], values: &[f64]) -> PdeGp {
         discrepancy: true,
         ..model(Scaling::Point, Mean::Constant)
     };
-    PdeGp::fit(m, x, values, &residuals(20, |_| 1.0), starts, None).unwrap()
+    PdeGp::fit(
+        m,
+        x,
+        values,
+        &residuals(20, |_| 1.0),
+        starts,
+        &KnownNoise::default(),
+    )
+    .unwrap()
 }
 
 /// On data from a field that satisfies the pde, the discrepancy carries nothing: its fitted
@@ -626,7 +637,7 @@ fn a_wrong_pde_hands_the_data_to_the_discrepancy() {
         restarts: 3,
     };
     let mut rng = ChaCha8Rng::seed_from_u64(1);
-    let plain = GpModel::fit(&spec, &x, &y, starts, None, &mut rng).unwrap();
+    let plain = GpModel::fit(&spec, &x, &y, starts, &KnownNoise::default(), &mut rng).unwrap();
     let rms = |model: &dyn GpPosterior| {
         let total: f64 = (0..=200)
             .map(|i| {
