@@ -2,7 +2,9 @@
 initial points and their noisy values are read from pinnbo's journal, then each step fits the
 library's default SingleTaskGP, maximizes analytic LogEI (optimize_acqf, 10 restarts from 512
 raw samples), and observes the closed-form objective plus Gaussian noise of pinnbo's standard
-deviation (estimated from the journal's observed - clean). Prints each seed's final simple regret.
+deviation (estimated from the journal's observed - clean). Prints each seed's final simple regret;
+with CURVES=FILE set, also appends each evaluation's regret so far (the least noise-free value
+yet, less the optimum) to FILE as results.csv rows (method `reference`).
 
 A problem with no closed form here (the plates, whose oracle is pinnbo's FDM solver) is observed
 through `pinnbo eval FILE --at ... --json` (the binary named by $PINNBO, default
@@ -116,6 +118,11 @@ if __name__ == "__main__":
             X = torch.cat([X, x]); clean = torch.cat([clean, c])
             Y = torch.cat([Y, c + noise * torch.randn(1, generator=g)])
         regrets.append(clean.min().item() - optimum)
+        if os.environ.get("CURVES"):
+            with open(os.environ["CURVES"], "a") as out:
+                so_far = torch.cummin(clean, 0).values.tolist()
+                for t, least in enumerate(so_far, 1):
+                    out.write(f"{name},reference,{seed},{t},,{least - optimum!r},{least - optimum!r},\n")
         print(f"{name} seed {seed}: regret {regrets[-1]:.6g}", flush=True)
     m = statistics.mean(regrets); se = statistics.stdev(regrets) / math.sqrt(len(regrets))
     print(f"{name} budget {budget}: reference regret {m:.4g} ± {se:.2g} ({seeds} seeds)")

@@ -105,9 +105,19 @@ where
                 PathElement::new(vec![(x, y), (x + 20, y)], colour.stroke_width(2))
             });
     }
+    // Falling curves (regret) leave the upper right free; rising ones (a share reached) end
+    // there, and their middle right is where they spread apart.
+    let rising = all
+        .iter()
+        .filter(|e| e.len() > 1)
+        .all(|e| e[e.len() - 1].1 > e[0].1);
+    let corner = match rising {
+        true => SeriesLabelPosition::MiddleRight,
+        false => SeriesLabelPosition::UpperRight,
+    };
     chart
         .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
+        .position(corner)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK)
         .label_font(("sans-serif", 15))
