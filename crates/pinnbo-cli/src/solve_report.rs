@@ -60,7 +60,7 @@ pub(crate) fn print_report(run: &Run, s: &Summary) {
             (Some(at), _) => format!("stopped before evaluation {at} (the method's `stop`)"),
             (None, Some(since)) => format!(
                 "converged since evaluation {since}: no point's expected improvement has been \
-                 above {} of the observations' spread",
+                 above {} of the observations' spread, and the best has not moved",
                 c.threshold
             ),
             (None, None) => "not converged".to_string(),

@@ -30,6 +30,15 @@ pub fn best_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
         .collect()
 }
 
+/// The run's progress after each evaluation: the best so far ([`best_so_far`]), or with
+/// several objectives the hypervolume so far.
+pub fn progress_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>> {
+    match problem.is_multi_objective() {
+        true => super::front::hypervolume_so_far(problem, records),
+        false => best_so_far(problem, records),
+    }
+}
+
 pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
     let several = problem.is_multi_objective();
     let mut header = vec!["index".to_string(), "phase".to_string()];
@@ -55,10 +64,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
         false => "best_so_far",
     };
     header.extend([progress, "propose_seconds", "evaluate_seconds", "failure"].map(String::from));
-    let progress = match several {
-        true => super::front::hypervolume_so_far(problem, records),
-        false => best_so_far(problem, records),
-    };
+    let progress = progress_so_far(problem, records);
     let m = problem.objectives().count();
     let rows = records.iter().zip(progress).map(|(r, best)| {
         let observed = r.observed.as_ref();

@@ -132,7 +132,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         pareto,
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
-        convergence: Convergence::of(records),
+        convergence: Convergence::of(records, &super::outputs::progress_so_far(problem, records)),
         parameters: last_parameters(records),
         field: None,
         exhausted_at: None,
@@ -141,36 +141,91 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
 
 /// Whether an expected-improvement method still found anything worth evaluating: its last
 /// step's largest expected improvement as a share of the observations' standard deviation,
-/// and since when every step's was below [`CONVERGED`] .
+/// and since when every step's was below [`CONVERGED`] and nothing improved the run.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Convergence {
     /// The last step's (or, when the method stopped the run, the stopping proposal's).
     pub expected_improvement_relative: f64,
     pub threshold: f64,
     /// The evaluation (from 1) from which every step's expected improvement was below the
-    /// threshold; None while the last one is above it.
+    /// threshold and no evaluation improved the best (the hypervolume); None while the last
+    /// step's is above it or the last evaluation improved.
     pub converged_since: Option<usize>,
     /// The evaluation the method's `stop` setting ended the run before, if it did.
     pub stopped_at: Option<usize>,
 }
 
 impl Convergence {
-    /// From the steps' diagnostics; None for a method that reports no expected improvement.
-    pub fn of(records: &[Record]) -> Option<Convergence> {
+    /// From the steps' diagnostics and the run's progress after each evaluation (its best
+    /// so far: a step that improved it was not converged, whatever its expected improvement
+    /// said); None for a method that reports no expected improvement.
+    pub fn of(records: &[Record], progress: &[Option<f64>]) -> Option<Convergence> {
         let steps: Vec<(usize, f64)> = (records.iter())
             .filter_map(|r| Some((r.index + 1, r.diagnostics.expected_improvement_relative?)))
             .collect();
         let &(_, last) = steps.last()?;
+        // The last evaluation (from 1) that moved the progress, 0 when none did.
+        let improved = (1..progress.len())
+            .rev()
+            .find(|&i| progress[i] != progress[i - 1])
+            .map_or(0, |i| i + 1);
         let above = steps.iter().rposition(|(_, v)| *v >= CONVERGED);
-        let converged_since = match above {
-            Some(i) => steps.get(i + 1).map(|(e, _)| *e),
-            None => steps.first().map(|(e, _)| *e),
+        let quiet = match above {
+            Some(i) => &steps[i + 1..],
+            None => &steps[..],
         };
+        let converged_since = quiet.iter().map(|(e, _)| *e).find(|e| *e > improved);
         Some(Convergence {
             expected_improvement_relative: last,
             threshold: CONVERGED,
             converged_since,
             stopped_at: None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Diagnostics;
+    use crate::run::journal::{Phase, RngState};
+
+    /// A step whose expected improvement was `relative` of the spread.
+    fn step(index: usize, relative: f64) -> Record {
+        Record {
+            index,
+            phase: Phase::Step,
+            x: Vec::new(),
+            observed: None,
+            clean: None,
+            failure: None,
+            propose_seconds: 0.0,
+            evaluate_seconds: 0.0,
+            diagnostics: Diagnostics {
+                expected_improvement_relative: Some(relative),
+                ..Diagnostics::default()
+            },
+            rng: RngState { seed: 0, index },
+        }
+    }
+
+    /// Converged from the first quiet step after the last improvement: a run whose best
+    /// moved after its expected improvement fell (a resumed run that went on to improve)
+    /// was not converged before that.
+    #[test]
+    fn a_run_is_converged_only_after_its_last_improvement() {
+        let quiet = CONVERGED / 10.0;
+        let records: Vec<Record> = (0..7)
+            .map(|i| step(i, [1.0, quiet][(i >= 2) as usize]))
+            .collect();
+        let since = |progress: &[f64]| {
+            let progress: Vec<Option<f64>> = progress.iter().copied().map(Some).collect();
+            Convergence::of(&records, &progress)
+                .unwrap()
+                .converged_since
+        };
+        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]), Some(3));
+        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 3.0, 3.0, 3.0]), Some(6));
+        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0]), None);
     }
 }
