@@ -6,9 +6,10 @@
 //! proposes and evaluates one slot per step; [`ask_tell`] hands slots out to be evaluated
 //! elsewhere, and a proposal made while some are pending sees them as fantasies.
 //!
-//! Around it: [`builder`] assembles a run from a problem and a method name, [`journal`] is its
-//! crash-safe record, `strategy_state` saves what a strategy carries between steps,
-//! [`observer`] lets a caller follow it, and [`outputs`] writes what a finished run leaves.
+//! Around it: [`builder`] assembles a run from a problem and a method name, `config` holds
+//! its settings, `open` starts or continues it in its folder, [`journal`] is its crash-safe
+//! record, `strategy_state` saves what a strategy carries between steps, [`observer`] lets a
+//! caller follow it, and [`outputs`] writes what a finished run leaves.
 
 pub mod amend;
 pub mod ask_tell;
@@ -16,10 +17,12 @@ pub mod atomic;
 pub mod builder;
 pub mod front;
 pub use crate::numerics::design;
+mod config;
 pub mod import;
 pub mod journal;
 mod named;
 pub mod observer;
+mod open;
 pub mod outputs;
 mod parallel;
 mod picture;
@@ -32,8 +35,9 @@ use crate::diagnostics::CONVERGED;
 use crate::oracle::{minimized_objectives, NoiseModel, Oracle};
 use crate::space::Space;
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError};
-use design::Design;
-use journal::{Ask, Header, Journal, JournalError, Phase, Record, RngState, FORMAT};
+pub(crate) use config::initial_design;
+pub use config::RunConfig;
+use journal::{Ask, Journal, JournalError, Phase, Record, RngState};
 pub use named::{named_values, point_from_names};
 pub use observer::Observer;
 pub use picture::Prediction;
@@ -43,64 +47,6 @@ use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 pub use summary::{summarize, Best, Convergence, ParamEstimate, Summary};
-
-/// How a run is set up (file values already merged with command-line overrides).
-#[derive(Clone, Debug, PartialEq)]
-pub struct RunConfig {
-    pub method: String,
-    pub seed: u64,
-    pub budget: usize,
-    pub init: usize,
-    pub design: Design,
-    /// Stop after this many failed evaluations in a row.
-    pub max_failures: usize,
-    /// On resume, continue with a problem file edited since the run started.
-    pub accept_changed: bool,
-}
-
-/// The run's initial design, kept to the points that hold the known constraints (fewer
-/// points only where the box has too few such: [`crate::Optimization::setup`] refuses
-/// that).
-pub(crate) fn initial_design(space: &Space, config: &RunConfig) -> Vec<Vec<f64>> {
-    // Without known constraints every point is admitted: the design of `init` points.
-    let (design, n, d, seed) = (config.design, config.init, space.dim(), config.seed);
-    design::admitted_points(design, n, d, seed, crate::space::FEASIBLE_SEARCH, |u| {
-        space.admits(u)
-    })
-}
-
-impl RunConfig {
-    /// The problem file's settings, with defaults: the method of
-    /// [`crate::strategies::registry::default_method`], seed 0, budget 50, init max(2d, 5)
-    /// capped by the budget, Sobol design, 5 consecutive failures.
-    pub fn from_problem(problem: &Problem) -> RunConfig {
-        let budget = problem.budget.map_or(50, |b| b as usize);
-        let (init, design) = problem
-            .init
-            .map_or(((2 * problem.dim()).max(5), Design::Sobol), |(n, d)| {
-                (n as usize, d)
-            });
-        let no_settings = pinnbo_dsl::ir::Settings::default();
-        let command_settings = match &problem.oracle {
-            pinnbo_dsl::ir::Oracle::Command(c) => &c.settings,
-            // Other oracles fail too (a NaN, a failed solve): the command's default holds.
-            _ => &no_settings,
-        };
-        let max_failures = pinnbo_dsl::oracles::command(command_settings).count("max_failures");
-        RunConfig {
-            method: problem.method.as_ref().map_or_else(
-                || crate::strategies::registry::default_method(problem).to_string(),
-                |m| m.name.clone(),
-            ),
-            seed: problem.seed.unwrap_or(0),
-            budget,
-            init: init.min(budget),
-            design,
-            max_failures,
-            accept_changed: false,
-        }
-    }
-}
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {
@@ -127,30 +73,6 @@ pub enum RunError {
         index: usize,
         source: Box<StrategyError>,
     },
-}
-
-/// What makes a journal another run's: its problem, method, seed, initial design size or
-/// kind, each named with the journal's value and this run's (empty when they agree).
-fn identity_differences(found: &Header, expected: &Header) -> Vec<String> {
-    let pairs = [
-        ("problem", found.problem.clone(), expected.problem.clone()),
-        ("method", found.method.clone(), expected.method.clone()),
-        ("seed", found.seed.to_string(), expected.seed.to_string()),
-        (
-            "initial design size",
-            found.init.to_string(),
-            expected.init.to_string(),
-        ),
-        (
-            "initial design",
-            found.design.clone(),
-            expected.design.clone(),
-        ),
-    ];
-    (pairs.into_iter())
-        .filter(|(_, a, b)| a != b)
-        .map(|(what, a, b)| format!("its {what} is {a}, this one's {b}"))
-        .collect()
 }
 
 /// The random stream for one purpose at one evaluation, from the run's seed alone.
@@ -205,155 +127,6 @@ pub struct Run {
 }
 
 impl Run {
-    /// A new run writing into `dir` (created; must not hold a journal already).
-    pub fn start(setup: Setup, dir: &Path) -> Result<Run, RunError> {
-        // A run writes history.csv, summary.json and pictures into its folder: a folder
-        // holding anything else (the user's own files of those names) is not taken over.
-        if std::fs::read_dir(dir).is_ok_and(|mut entries| entries.next().is_some()) {
-            return Err(RunError::Refused(format!(
-                "{} is not empty and holds no pinnbo run; a run writes its journal, \
-                 history.csv, summary.json and pictures there and needs a new or empty \
-                 folder",
-                dir.display()
-            )));
-        }
-        std::fs::create_dir_all(dir).map_err(|source| JournalError::Io {
-            path: dir.display().to_string(),
-            source,
-        })?;
-        let header = header(&setup.problem, &setup.config);
-        let records: Vec<Record> = (setup.imported.iter().enumerate())
-            .map(|(index, row)| Record {
-                index,
-                phase: Phase::Import,
-                x: row.x.clone(),
-                observed: Some(row.values.clone()),
-                clean: None,
-                failure: None,
-                propose_seconds: 0.0,
-                evaluate_seconds: 0.0,
-                diagnostics: Diagnostics::default(),
-                rng: RngState {
-                    seed: setup.config.seed,
-                    index,
-                },
-            })
-            .collect();
-        // The imported evaluations are journaled with the header, all or none.
-        let journal = Journal::create(&dir.join("journal.jsonl"), &header, &records)?;
-        amend::snapshot(dir, setup.problem.source.text())?;
-        Ok(Run::assemble(setup, journal, records, Vec::new(), dir))
-    }
-
-    /// Continues the run journaled in `dir`, which must be the same problem, method, seed and
-    /// initial design, from the same problem text unless `accept_changed`. A budget other
-    /// than the journal's (not below what it holds) extends or shortens the run; it and an
-    /// accepted edit are recorded for later resumes (`amend`).
-    pub fn resume(setup: Setup, dir: &Path) -> Result<Run, RunError> {
-        let (journal, contents) = Journal::resume(&dir.join("journal.jsonl"))?;
-        let journal::Contents {
-            header: found,
-            records,
-            asks,
-            record_lines,
-        } = contents;
-        let expected = header(&setup.problem, &setup.config);
-        let differences = identity_differences(&found, &expected);
-        if !differences.is_empty() {
-            return Err(RunError::Mismatch(format!(
-                "{} was written by a different run: {}",
-                dir.display(),
-                differences.join(", ")
-            )));
-        }
-        if expected.budget < records.len() {
-            return Err(RunError::Mismatch(format!(
-                "{} holds {} evaluations already: a budget of {} would end it before them",
-                dir.display(),
-                records.len(),
-                expected.budget
-            )));
-        }
-        let amendment = amend::reconcile(
-            dir,
-            &found,
-            &expected,
-            &setup.problem.source,
-            setup.config.accept_changed,
-        )?;
-        let mut run = Run::assemble(setup, journal, records, asks, dir);
-        let plan = validate::Plan {
-            problem: &run.problem,
-            space: &run.space,
-            seed: run.config.seed,
-            initial: &run.initial,
-            imported: run.imported,
-        };
-        plan.check(&run.records, &record_lines, &run.asks)
-            .map_err(|why| {
-                RunError::Mismatch(format!("{}: {why}", dir.join("journal.jsonl").display()))
-            })?;
-        // Failures before the stop are journaled; a resumed run gets `max_failures` new tries
-        // (the user resumes after mending the oracle).
-        run.failures_in_a_row = 0;
-        if let Some(last) = run.last_proposal() {
-            let saved = strategy_state::load(dir, last)?;
-            // A finished run needs its state only for the final pictures, so it may lack it.
-            if saved.is_some() || !run.is_done() {
-                run.strategy.restore(saved).map_err(|e| {
-                    RunError::Mismatch(format!(
-                        "{}: cannot continue the run exactly: {}",
-                        strategy_state::path(dir, last).display(),
-                        e
-                    ))
-                })?;
-            }
-        }
-        // Every check passed: only now is a new budget or an accepted edit recorded.
-        amendment.record(dir)?;
-        Ok(run)
-    }
-
-    fn assemble(
-        setup: Setup,
-        journal: Journal,
-        records: Vec<Record>,
-        asks: Vec<Ask>,
-        dir: &Path,
-    ) -> Run {
-        let Setup {
-            problem,
-            oracle,
-            noise,
-            strategy,
-            config,
-            imported: _,
-        } = setup;
-        let space = Space::of(&problem);
-        let initial = initial_design(&space, &config);
-        let imported = records
-            .iter()
-            .take_while(|r| r.phase == Phase::Import)
-            .count();
-        Run {
-            problem,
-            space,
-            oracle,
-            noise,
-            strategy,
-            config,
-            journal,
-            records,
-            asks,
-            initial,
-            imported,
-            failures_in_a_row: 0,
-            stopped_at: None,
-            exhausted_at: None,
-            dir: dir.to_path_buf(),
-        }
-    }
-
     /// The slot of the last journaled proposal of the strategy, evaluated or pending (not an
     /// initial-design point or a fallback).
     fn last_proposal(&self) -> Option<usize> {
@@ -688,19 +461,5 @@ impl Run {
     pub fn write_outputs(&self) -> Result<(), String> {
         outputs::write(&self.dir, &self.problem, &self.summary(), &self.records)
             .map_err(|e| format!("{}: {e}", self.dir.display()))
-    }
-}
-
-fn header(problem: &Problem, config: &RunConfig) -> Header {
-    Header {
-        pinnbo_journal: FORMAT,
-        problem: problem.name.clone(),
-        file: problem.source.name().to_string(),
-        method: config.method.clone(),
-        seed: config.seed,
-        budget: config.budget,
-        init: config.init,
-        design: format!("{:?}", config.design).to_lowercase(),
-        source_sha256: Some(amend::sha256(problem.source.text())),
     }
 }
