@@ -8,6 +8,7 @@ use errors::{after_statement_error, syntax_error};
 
 mod build;
 mod errors;
+mod expressions;
 use crate::source::{Source, Span};
 use pest::iterators::Pair;
 use pest::Parser;
