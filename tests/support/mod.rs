@@ -7,6 +7,12 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+/// A slow command oracle, so that the process can be killed between evaluations.
+pub const SLOW: &str =
+    "problem \"slow\"\nvar x1 in [0, 1], x2 in [0, 1]\nfield f(x1, x2)\nminimize f\n\
+    oracle command \"./slow.sh {x1} {x2}\"\nbudget 10, init 3 sobol\n";
+pub const SLOW_SH: &str = "#!/bin/sh\nsleep 0.15\nawk -v a=\"$1\" -v b=\"$2\" 'BEGIN { print (a - 0.3)^2 + (b - 0.6)^2 }'\n";
+
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
