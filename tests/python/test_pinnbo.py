@@ -226,11 +226,14 @@ def test_a_told_standard_error_weighs_the_value(tmp_path):
             opt.tell(id=trial["id"], y=math.sin(2 * trial["params"]["x"] + 0.3))
         opt.tell([0.55], 5.0, sem=100.0)
         assert abs(opt.predict([[0.55]])["mean"][0] - math.sin(1.4)) < 0.02
+        sem = opt.history["sem"]
+        assert sem[-1] == 100.0 and np.isnan(sem[:-1]).all()
         assert (tmp_path / "one" / "history.csv").read_text().splitlines()[0].count(",sem,") == 1
     two = "var x in [0, 1]\nfield f(x)\nfield g(x)\nminimize cost: f\nminimize mass: g\nbudget 6\n"
     with pinnbo.Optimizer(pinnbo.Problem.from_str(two), method="gp-ei", out=tmp_path / "two") as opt:
         (x,) = opt.ask()
         opt.tell(x, {"cost": 1.0, "mass": 2.0}, sem={"cost": 0.1, "mass": 0.2})
+        assert opt.history["sems"].tolist() == [[0.1, 0.2]]
         with pytest.raises(ValueError, match="sem has no value for the objective `mass`"):
             opt.tell([0.5], {"cost": 1.0, "mass": 2.0}, sem={"cost": 0.1})
         with pytest.raises(pinnbo.RunError, match="must be finite and at least 0, not -1"):

@@ -136,6 +136,25 @@ pub fn history<'py>(
             .collect();
         out.set_item("objectives", matrix(py, all, k)?)?;
     }
+    // Each objective's told standard error, NaN where none was told.
+    let k = problem.objectives().count();
+    let sems: Vec<Vec<f64>> = (records.iter())
+        .map(|r| {
+            let told = r
+                .observed
+                .as_ref()
+                .map(|e| e.sems.as_slice())
+                .unwrap_or(&[]);
+            (0..k)
+                .map(|j| told.get(j).copied().flatten().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    let first: Vec<f64> = sems.iter().map(|s| s[0]).collect();
+    out.set_item("sem", array(py, first)?)?;
+    if problem.is_multi_objective() {
+        out.set_item("sems", matrix(py, sems, k)?)?;
+    }
     let constraints: Vec<Vec<f64>> = records
         .iter()
         .map(|r| match &r.observed {

@@ -41,6 +41,7 @@ class Parameter(_ParameterEstimate, total=False):
 class _HistoryColumns(TypedDict):
     x: npt.NDArray[np.float64]
     objective: npt.NDArray[np.float64]
+    sem: npt.NDArray[np.float64]  # (n,), the (first) objective's told standard error; NaN where none
     constraints: npt.NDArray[np.float64]
     failure: list[Optional[str]]
     phase: list[str]
@@ -48,6 +49,7 @@ class _HistoryColumns(TypedDict):
 
 class History(_HistoryColumns, total=False):
     objectives: npt.NDArray[np.float64]  # (n, k), with several objectives: each, in the file's order
+    sems: npt.NDArray[np.float64]  # (n, k), with several objectives: each one's told standard error
 
 class Log:
     """A continuous variable on a log scale: `Log(1e-4, 1e-1)`."""
