@@ -52,17 +52,12 @@ impl Observed {
     }
 }
 
-/// Each observation's told standard error of objective `k`, in `history`'s order; empty
-/// when none was told (what the GP fits take for "none").
+/// Each observation's told standard error of objective `k`, in `history`'s order.
 pub fn told_sems<'a>(
     history: impl IntoIterator<Item = &'a Observed>,
     k: usize,
 ) -> Vec<Option<f64>> {
-    let sems: Vec<Option<f64>> = history.into_iter().map(|o| o.sem(k)).collect();
-    match sems.iter().any(Option::is_some) {
-        true => sems,
-        false => Vec::new(),
-    }
+    history.into_iter().map(|o| o.sem(k)).collect()
 }
 
 impl Observed {

@@ -140,14 +140,8 @@ pub fn history<'py>(
     let k = problem.objectives().count();
     let sems: Vec<Vec<f64>> = (records.iter())
         .map(|r| {
-            let told = r
-                .observed
-                .as_ref()
-                .map(|e| e.sems.as_slice())
-                .unwrap_or(&[]);
-            (0..k)
-                .map(|j| told.get(j).copied().flatten().unwrap_or(f64::NAN))
-                .collect()
+            let sem = |j| r.observed.as_ref().and_then(|e| e.sem(j));
+            (0..k).map(|j| sem(j).unwrap_or(f64::NAN)).collect()
         })
         .collect();
     let first: Vec<f64> = sems.iter().map(|s| s[0]).collect();

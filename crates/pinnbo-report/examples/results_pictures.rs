@@ -10,6 +10,7 @@
 //!     LABEL=NAME,.. A.csv ..
 //! ```
 
+use pinnbo_core::bench::stats::Moments;
 use pinnbo_report::plot::{self, Band, Bands, Scale};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -69,14 +70,6 @@ fn number(row: &BTreeMap<String, String>, column: &str) -> Result<f64, String> {
         .map_err(|_| format!("`{column}` is `{cell}`, not a number"))
 }
 
-/// Mean and standard error of `values`.
-fn moments(values: &[f64]) -> (f64, f64) {
-    let n = values.len() as f64;
-    let mean = values.iter().sum::<f64>() / n;
-    let variance = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
-    (mean, (variance / n).sqrt())
-}
-
 fn draw(
     out: &str,
     title: &str,
@@ -126,8 +119,9 @@ fn convergence(out: &str, title: &str, files: &[String]) -> Result<(), String> {
             let points = (evaluations.into_iter())
                 .filter(|(_, s)| s.len() == seeds)
                 .map(|(t, s)| {
-                    let (mean, se) = moments(&s.into_values().collect::<Vec<_>>());
-                    (t as f64, mean, se)
+                    // As `pinnbo bench` draws its curves: no band over one seed.
+                    let m = Moments::of(&s.into_values().collect::<Vec<_>>());
+                    (t as f64, m.mean, if m.n > 1 { m.std_error } else { 0.0 })
                 })
                 .collect();
             (format!("{method} ({seeds} seeds)"), points)

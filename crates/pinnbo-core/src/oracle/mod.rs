@@ -89,6 +89,11 @@ impl Evaluation {
         self.objectives[0]
     }
 
+    /// Objective `k`'s told standard error, if one was told.
+    pub fn sem(&self, k: usize) -> Option<f64> {
+        self.sems.get(k).copied().flatten()
+    }
+
     /// Every constraint holds (`c_k <= 0`).
     pub fn is_feasible(&self) -> bool {
         self.constraints.iter().all(|c| *c <= 0.0)

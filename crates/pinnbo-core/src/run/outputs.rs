@@ -2,7 +2,7 @@
 //! evaluation with the best-so-far feasible value, or with several objectives the
 //! hypervolume so far).
 
-use crate::oracle::minimized;
+use crate::oracle::{minimized, minimized_objectives};
 use crate::run::journal::Record;
 use crate::run::Summary;
 use pinnbo_dsl::Problem;
@@ -39,6 +39,33 @@ pub fn progress_so_far(problem: &Problem, records: &[Record]) -> Vec<Option<f64>
     }
 }
 
+/// The last evaluation (from 1) that moved the run on: a better feasible value, or with
+/// several objectives a feasible point that no earlier one dominates or equals (it entered
+/// the front); 0 when none did. Comparisons only, no hypervolume: every summary asks it.
+pub fn last_improvement(problem: &Problem, records: &[Record]) -> usize {
+    let mut earlier: Vec<Vec<f64>> = Vec::new();
+    let mut last = 0;
+    for (i, r) in records.iter().enumerate() {
+        let Some(e) = r.truth().filter(|e| e.is_feasible()) else {
+            continue;
+        };
+        let p = minimized_objectives(problem, e);
+        let new = match problem.is_multi_objective() {
+            true => !(earlier.iter()).any(|q| *q == p || crate::numerics::pareto::dominates(q, &p)),
+            false => earlier.first().is_none_or(|q| p[0] < q[0]),
+        };
+        if new {
+            last = i + 1;
+            // With one objective only the best so far is kept.
+            match problem.is_multi_objective() {
+                true => earlier.push(p),
+                false => earlier = vec![p],
+            }
+        }
+    }
+    last
+}
+
 pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
     let several = problem.is_multi_objective();
     let mut header = vec!["index".to_string(), "phase".to_string()];
@@ -49,7 +76,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
     }
     // Told standard errors, a column per objective, only in a run that was told any.
     let told_sems =
-        (records.iter()).any(|r| r.observed.as_ref().is_some_and(|e| !e.sems.is_empty()));
+        (records.iter().flat_map(|r| &r.observed)).any(|e| e.sems.iter().any(Option::is_some));
     if told_sems {
         match several {
             true => header.extend(problem.objective_names().iter().map(|n| format!("sem_{n}"))),
@@ -79,9 +106,7 @@ pub fn history_csv(problem: &Problem, records: &[Record]) -> String {
             }
         }
         if told_sems {
-            row.extend(
-                (0..m).map(|k| cell(observed.and_then(|e| e.sems.get(k).copied().flatten()))),
-            );
+            row.extend((0..m).map(|k| cell(observed.and_then(|e| e.sem(k)))));
         }
         row.extend(
             (0..problem.constraints.len()).map(|k| cell(observed.map(|e| e.constraints[k]))),

@@ -132,7 +132,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         pareto,
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
-        convergence: Convergence::of(records, &super::outputs::progress_so_far(problem, records)),
+        convergence: Convergence::of(records, super::outputs::last_improvement(problem, records)),
         parameters: last_parameters(records),
         field: None,
         exhausted_at: None,
@@ -148,27 +148,23 @@ pub struct Convergence {
     pub expected_improvement_relative: f64,
     pub threshold: f64,
     /// The evaluation (from 1) from which every step's expected improvement was below the
-    /// threshold and no evaluation improved the best (the hypervolume); None while the last
-    /// step's is above it or the last evaluation improved.
+    /// threshold and no evaluation improved the best (entered the front); None while the
+    /// last step's is above it or the last evaluation improved.
     pub converged_since: Option<usize>,
     /// The evaluation the method's `stop` setting ended the run before, if it did.
     pub stopped_at: Option<usize>,
 }
 
 impl Convergence {
-    /// From the steps' diagnostics and the run's progress after each evaluation (its best
-    /// so far: a step that improved it was not converged, whatever its expected improvement
-    /// said); None for a method that reports no expected improvement.
-    pub fn of(records: &[Record], progress: &[Option<f64>]) -> Option<Convergence> {
+    /// From the steps' diagnostics and the last evaluation (from 1) that improved the run
+    /// ([`super::outputs::last_improvement`]: a step that improved it was not converged,
+    /// whatever its expected improvement said); None for a method that reports no expected
+    /// improvement.
+    pub fn of(records: &[Record], improved: usize) -> Option<Convergence> {
         let steps: Vec<(usize, f64)> = (records.iter())
             .filter_map(|r| Some((r.index + 1, r.diagnostics.expected_improvement_relative?)))
             .collect();
         let &(_, last) = steps.last()?;
-        // The last evaluation (from 1) that moved the progress, 0 when none did.
-        let improved = (1..progress.len())
-            .rev()
-            .find(|&i| progress[i] != progress[i - 1])
-            .map_or(0, |i| i + 1);
         let above = steps.iter().rposition(|(_, v)| *v >= CONVERGED);
         let quiet = match above {
             Some(i) => &steps[i + 1..],
@@ -218,14 +214,58 @@ mod tests {
         let records: Vec<Record> = (0..7)
             .map(|i| step(i, [1.0, quiet][(i >= 2) as usize]))
             .collect();
-        let since = |progress: &[f64]| {
-            let progress: Vec<Option<f64>> = progress.iter().copied().map(Some).collect();
-            Convergence::of(&records, &progress)
-                .unwrap()
-                .converged_since
+        let since = |improved| Convergence::of(&records, improved).unwrap().converged_since;
+        assert_eq!(since(2), Some(3));
+        assert_eq!(since(5), Some(6));
+        assert_eq!(since(7), None);
+    }
+
+    /// The last improvement: a better feasible value with one objective (a worse or an
+    /// infeasible one is not), a point entering the front with several (a dominated or a
+    /// repeated one is not).
+    #[test]
+    fn the_last_improvement_is_a_better_value_or_a_new_point_of_the_front() {
+        use crate::oracle::Evaluation;
+        use crate::run::outputs::last_improvement;
+        use pinnbo_dsl::{compile, Source};
+        let told = |index: usize, objectives: Vec<f64>, constraint: f64| Record {
+            observed: Some(Evaluation {
+                objectives,
+                constraints: vec![constraint],
+                sensors: Vec::new(),
+                sems: Vec::new(),
+            }),
+            ..step(index, 1.0)
         };
-        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 4.0, 4.0, 4.0]), Some(3));
-        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 3.0, 3.0, 3.0]), Some(6));
-        assert_eq!(since(&[5.0, 4.0, 4.0, 4.0, 4.0, 4.0, 3.0]), None);
+        let one = "var x in [0, 1]\nfield f(x)\nfield g(x)\nminimize f\nsubject to c: g <= 0\noracle external\n";
+        let one = compile(&Source::new("one.pde", one)).unwrap().problem;
+        let values = [
+            (3.0, -1.0),
+            (2.0, -1.0),
+            (2.5, -1.0),
+            (1.0, 1.0),
+            (2.0, -1.0),
+        ];
+        let records: Vec<Record> = (values.iter().enumerate())
+            .map(|(i, (v, c))| told(i, vec![*v], *c))
+            .collect();
+        assert_eq!(last_improvement(&one, &records), 2);
+        let two = "var x in [0, 1]\nfield f(x)\nfield g(x)\nfield h(x)\nminimize a: f\n\
+                   minimize b: g\nsubject to c: h <= 0\noracle external\n";
+        let two = compile(&Source::new("two.pde", two)).unwrap().problem;
+        let front = |points: &[[f64; 2]]| -> Vec<Record> {
+            (points.iter().enumerate())
+                .map(|(i, p)| told(i, p.to_vec(), -1.0))
+                .collect()
+        };
+        assert_eq!(
+            last_improvement(&two, &front(&[[1.0, 3.0], [3.0, 1.0], [2.0, 4.0]])),
+            2
+        );
+        assert_eq!(
+            last_improvement(&two, &front(&[[1.0, 3.0], [3.0, 1.0], [2.0, 2.0]])),
+            3
+        );
+        assert_eq!(last_improvement(&two, &front(&[[1.0, 3.0], [1.0, 3.0]])), 1);
     }
 }

@@ -109,7 +109,7 @@ impl GpSearch {
     /// standard errors are in the values' own units, so a history with any keeps them
     /// unwarped, as a known noise above 0 does.
     pub(crate) fn warped(&self, history: &[Observed]) -> (Vec<Observed>, Vec<PowerWarp>) {
-        let told = history.iter().any(|o| !o.sems.is_empty());
+        let told = history.iter().any(|o| o.sems.iter().any(Option::is_some));
         crate::history::warped(history, |values| match told {
             true => PowerWarp::Identity,
             false => self.warp_for(values),
@@ -158,8 +158,7 @@ impl GpSearch {
         let columns = |set: &[&Observed]| {
             let x: Vec<Vec<f64>> = set.iter().map(|o| o.unit.clone()).collect();
             let (y, sems): (Vec<f64>, Vec<Option<f64>>) = set.iter().map(|o| value(o)).unzip();
-            let told = sems.iter().any(Option::is_some);
-            (x, y, if told { sems } else { Vec::new() })
+            (x, y, sems)
         };
         let all: Vec<&Observed> = history.iter().collect();
         let (x, y, sems) = columns(if pending { &real } else { &all });

@@ -263,7 +263,8 @@ pub(crate) fn assert_predictions_agree(model: &dyn GpPosterior, u: &[f64]) {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct KnownNoise {
     pub std: Option<f64>,
-    /// One entry per observation (in the fit's order), or empty when none was told.
+    /// One entry per observation (in the fit's order), None where none was told; may be
+    /// empty.
     pub sems: Vec<Option<f64>>,
 }
 
@@ -302,6 +303,12 @@ impl KnownNoise {
             None => bounds,
         }
     }
+}
+
+/// Observation `j`'s own noise (variance or standard error) in `own`, if it has one (`own`
+/// may be shorter than the observations, or empty).
+pub(crate) fn own_at(own: &[Option<f64>], j: usize) -> Option<f64> {
+    own.get(j).copied().flatten()
 }
 
 /// Told standard errors `sems` as noise variances in the units `standardizer` gives the

@@ -8,7 +8,8 @@ use crate::numerics::cholesky::Spd;
 use crate::numerics::quasi_newton::{self, Stop};
 use crate::space::Standardizer;
 use crate::surrogates::{
-    batch_posterior, dot, joint_posterior, own_variances, GpPosterior, Gradient, KnownNoise, Starts,
+    batch_posterior, dot, joint_posterior, own_at, own_variances, GpPosterior, Gradient,
+    KnownNoise, Starts,
 };
 use faer::Mat;
 use pinnbo_dsl::choices;
@@ -283,7 +284,7 @@ fn covariance(spec: &GpSpec, x: &[Vec<f64>], h: &Hyper, own: &[Option<f64>]) -> 
 
 /// Observation `j`'s own noise variance if it has one, else the model's `noise`.
 fn noise_at(own: &[Option<f64>], j: usize, noise: f64) -> f64 {
-    own.get(j).copied().flatten().unwrap_or(noise)
+    own_at(own, j).unwrap_or(noise)
 }
 
 /// `K` (noise on the diagonal: each observation's own where it has one) and `∂k/∂r²` times
@@ -354,7 +355,7 @@ fn nll_and_gradient(
         // The diagonal less its noise is the signal (so written, as the rounding has been).
         grad[d] += 0.5 * wjj * (k[(j, j)] - noise_at(own, j, noise));
         // An observation with its own noise does not see the model's.
-        if own.get(j).copied().flatten().is_none() {
+        if own_at(own, j).is_none() {
             grad[d + 1] += 0.5 * wjj * noise;
         }
         grad

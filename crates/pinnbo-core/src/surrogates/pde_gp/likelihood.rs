@@ -6,8 +6,8 @@ use super::kernel::{covariance_in, Functional, Scratch};
 use super::rows::{ParamSlope, Rows};
 use super::{Discrepancy, PdeHyper, PdeModel, Scaling, TargetSpread};
 use crate::numerics::cholesky::Spd;
-use crate::surrogates::dot;
 use crate::surrogates::gp::{Kernel, Mean};
+use crate::surrogates::{dot, own_at};
 use faer::Mat;
 use rayon::prelude::*;
 
@@ -298,10 +298,7 @@ pub(super) fn factors(
     // above that bound is rounding, not evidence.
     let noise = h.gp.log_noise.exp();
     let log_noise = |p: usize| (2.0 * std::f64::consts::PI * rows.noise_at(p, noise)).ln();
-    let ceiling = match rows.own_noise.is_empty() {
-        true => -0.5 * observed as f64 * log_noise(0),
-        false => -0.5 * (0..observed).map(log_noise).sum::<f64>(),
-    };
+    let ceiling = -0.5 * (0..observed).map(log_noise).sum::<f64>();
     (nll.is_finite() && -nll <= ceiling + 1e-6 * ceiling.abs().max(1.0)).then_some(Factors {
         joint,
         pde,
@@ -447,7 +444,7 @@ pub(super) fn likelihood_gradient(
         let noise = f.noise[j - first];
         if j < observed {
             // An observation with its own noise does not see the model's.
-            if rows.own_noise.get(j).copied().flatten().is_none() {
+            if own_at(&rows.own_noise, j).is_none() {
                 grad[d + 1] += wjj * noise;
             }
         } else {

@@ -6,7 +6,7 @@ use super::kernel::Functional;
 use super::Residuals;
 use crate::space::Standardizer;
 use crate::surrogates::gp::GpError;
-use crate::surrogates::own_variances;
+use crate::surrogates::{own_at, own_variances};
 
 /// Bounds on the log noise variance of the observations (standardized).
 pub(super) const NOISE: (f64, f64) = (-13.8, 0.0);
@@ -23,7 +23,7 @@ pub(super) struct Rows {
     pub(super) ones: Vec<f64>,
     pub(super) standardizer: Standardizer,
     /// Each observation's own noise variance (standardized) where a standard error was told
-    /// for it, replacing the model's there; empty when none was.
+    /// for it, replacing the model's there; None elsewhere (empty: none anywhere).
     pub(super) own_noise: Vec<Option<f64>>,
 }
 
@@ -79,7 +79,7 @@ impl Rows {
 
     /// Observation row `p`'s noise variance: its own, or the model's `noise`.
     pub(super) fn noise_at(&self, p: usize, noise: f64) -> f64 {
-        self.own_noise.get(p).copied().flatten().unwrap_or(noise)
+        own_at(&self.own_noise, p).unwrap_or(noise)
     }
 }
 
