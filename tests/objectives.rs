@@ -7,7 +7,7 @@ mod support;
 use common::pinnbo;
 use serde_json::Value;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use support::{records, scratch, text};
 
 fn summary(dir: &std::path::Path) -> Value {
@@ -127,12 +127,7 @@ fn the_pareto_set_after_resume_equals_an_uninterrupted_runs() {
         .spawn()
         .unwrap();
     let journal = dir.join("cut/journal.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 9
-        && Instant::now() < deadline
-    {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::wait_for_lines(&journal, 9, Duration::from_secs(60));
     child.kill().unwrap();
     child.wait().unwrap();
     assert!(records(&dir.join("cut")).len() < 14);

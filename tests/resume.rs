@@ -137,14 +137,7 @@ fn killed_and_resumed(name: &str, method: &str) {
         .spawn()
         .unwrap();
     let journal = dir.join("cut/journal.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    loop {
-        let lines = std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count());
-        if lines > kill_after || Instant::now() > deadline {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::wait_for_lines(&journal, kill_after + 1, Duration::from_secs(60));
     child.kill().unwrap();
     child.wait().unwrap();
     let before = records(&dir.join("cut")).len();
@@ -276,12 +269,7 @@ fn a_signal_stops_the_run_cleanly_and_it_resumes() {
         .spawn()
         .unwrap();
     let journal = dir.join("run/journal.jsonl");
-    let deadline = Instant::now() + Duration::from_secs(60);
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 3
-        && Instant::now() < deadline
-    {
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    common::wait_for_lines(&journal, 3, Duration::from_secs(60));
     let sent = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])
         .status()

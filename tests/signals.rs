@@ -1,6 +1,7 @@
 //! A second Ctrl-C (or SIGTERM) exits at once, and ends the commands running then: they run
 //! in process groups of their own, which the signal sent to pinnbo does not reach.
 
+mod common;
 mod support;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -40,11 +41,10 @@ fn a_second_signal_during_parallel_evaluations_ends_the_commands() {
         .spawn()
         .unwrap();
     let sleeps = dir.join("sleeps");
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::fs::read_to_string(&sleeps).map_or(0, |t| t.lines().count()) < 2 {
-        assert!(Instant::now() < deadline, "the commands never started");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert!(
+        common::wait_for_lines(&sleeps, 2, Duration::from_secs(30)),
+        "the commands never started"
+    );
     for _ in 0..2 {
         let sent = Command::new("kill")
             .args(["-TERM", &child.id().to_string()])
@@ -113,13 +113,12 @@ fn signalled_after_the_design(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
     let journal = dir.join("run/journal.jsonl");
     // The header and four records.
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 5 {
-        assert!(Instant::now() < deadline, "the design was never journaled");
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    assert!(
+        common::wait_for_lines(&journal, 5, Duration::from_secs(120)),
+        "the design was never journaled"
+    );
     std::thread::sleep(Duration::from_secs(2));
     let sent = Command::new("kill")
         .args(["-TERM", &child.id().to_string()])

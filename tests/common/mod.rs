@@ -4,6 +4,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 
 /// Runs the binary in `dir` with colours off.
+#[allow(dead_code)] // not every test file runs it this way
 pub fn pinnbo(dir: &Path, args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_pinnbo"))
         .args(args)
@@ -17,6 +18,22 @@ pub fn pinnbo(dir: &Path, args: &[&str]) -> Output {
 #[allow(dead_code)] // not every test file reads output as text
 pub fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Waits until the file at `path` holds at least `lines` lines (a journal a running process
+/// writes), polling; false when `within` passes first.
+#[allow(dead_code)] // not every test file follows a running process
+pub fn wait_for_lines(path: &Path, lines: usize, within: std::time::Duration) -> bool {
+    let deadline = std::time::Instant::now() + within;
+    loop {
+        if std::fs::read_to_string(path).map_or(0, |t| t.lines().count()) >= lines {
+            return true;
+        }
+        if std::time::Instant::now() > deadline {
+            return false;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
 }
 
 /// A fresh, empty folder for one test under the test build's own temporary folder.
