@@ -122,12 +122,18 @@ fn print_front(p: &Problem, front: &front::Front) {
     }
 }
 
-/// One fitted param as the report shows it: its value and marginal standard deviation, or
-/// why it has none, and a warning where the fit ended on its box's bound.
+/// One fitted param as the report shows it: its estimate and standard deviation (with the
+/// value the model is fitted at where that lies a tenth of a std or more away), or why it
+/// has none, and a warning where the fit ended on its box's bound.
 fn param_line(name: &str, e: &ParamEstimate) -> String {
     let mut line = format!("{name} = {}", significant(e.value, 6));
     match (e.std, &e.undetermined) {
-        (Some(s), _) => line += &format!(" ± {}", significant(s, 3)),
+        (Some(s), _) => {
+            line += &format!(" ± {}", significant(s, 3));
+            if let Some(fitted) = e.fitted.filter(|f| (f - e.value).abs() >= 0.1 * s) {
+                line += &format!(" (the model is fitted at {})", significant(fitted, 6));
+            }
+        }
         (None, Some(why)) => line += &format!(" (no standard deviation: {why})"),
         (None, None) => line += " (no standard deviation: the fit's curvature is not readable)",
     }

@@ -61,7 +61,7 @@ pub fn convergence<'py>(py: Python<'py>, c: &Convergence) -> PyResult<Bound<'py,
 }
 
 /// The params' estimates as `summary.json` has them: `{name: {"value", "std"}}`, with
-/// `at_bound` and `undetermined` where the summary has them.
+/// `fitted`, `at_bound` and `undetermined` where the summary has them.
 pub fn parameters<'py>(
     py: Python<'py>,
     estimates: &std::collections::BTreeMap<String, ParamEstimate>,
@@ -71,6 +71,9 @@ pub fn parameters<'py>(
         let one = PyDict::new(py);
         one.set_item("value", e.value)?;
         one.set_item("std", e.std)?;
+        if let Some(fitted) = e.fitted {
+            one.set_item("fitted", fitted)?;
+        }
         if let Some(bound) = &e.at_bound {
             one.set_item("at_bound", bound)?;
         }

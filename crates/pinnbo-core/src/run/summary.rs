@@ -61,8 +61,14 @@ impl Summary {
 /// (None when the data do not determine it).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ParamEstimate {
+    /// The estimate: the mean of the param's profile posterior where its std is reported,
+    /// else the fit's optimum.
     pub value: f64,
     pub std: Option<f64>,
+    /// The fit's optimum (the posterior's mode), where the model's predictions read the
+    /// param; absent from journals written before it was reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fitted: Option<f64>,
     /// `"lower"` or `"upper"` where the fit ended on that bound of the param's box (the data
     /// may want a value outside it).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -65,27 +65,33 @@ impl PdeParams {
         })
     }
 
-    /// The fitted estimate of each param in its own units, with its marginal standard
-    /// deviation (a `log` param's by the delta method, `θ σ_φ`; `null` when the data do not
-    /// determine it, with `undetermined` saying what they do determine), and `at_bound`
-    /// where the fit ended on the box's bound, as journaled:
-    /// `{"k": {"value": .., "std": .., "at_bound": "upper"}}`.
+    /// Each param's estimate in its own units, as journaled: `value` and `std`, the mean
+    /// and standard deviation of its profile posterior (where none was read, the fit's
+    /// optimum and the Laplace approximation's std, a `log` param's by the delta method
+    /// `θ σ_φ`); `fitted`, the optimum the model predicts with; `std` null when the data do
+    /// not determine the param, with `undetermined` saying what they do determine; and
+    /// `at_bound` where the fit ended on the box's bound:
+    /// `{"k": {"value": .., "std": .., "fitted": .., "at_bound": "upper"}}`.
     pub fn estimate(&self, gp: &PdeGp) -> Value {
         let spread = &gp.param_spread;
         let phi = &gp.hyper.params;
-        let values: Vec<f64> = (self.declared.iter().zip(phi))
+        let fitted: Vec<f64> = (self.declared.iter().zip(phi))
             .map(|(param, &p)| param.from_fitted(p))
             .collect();
         let undetermined = (!spread.undetermined.is_empty())
-            .then(|| self.undetermined(&spread.undetermined, &values));
+            .then(|| self.undetermined(&spread.undetermined, &fitted));
         let mut out = Map::new();
         for (k, param) in self.declared.iter().enumerate() {
-            let value = values[k];
             let std = spread.std.get(k).copied().unwrap_or(f64::INFINITY);
-            let std = if param.log { value * std } else { std };
+            let (value, std) = match spread.profiles.get(k) {
+                Some(Some(profile)) if std.is_finite() => profile.moments(|p| param.from_fitted(p)),
+                _ if param.log => (fitted[k], fitted[k] * std),
+                _ => (fitted[k], std),
+            };
             let mut one = Map::new();
             one.insert("value".into(), json!(value));
             one.insert("std".into(), json!(std.is_finite().then_some(std)));
+            one.insert("fitted".into(), json!(fitted[k]));
             let (lo, hi) = param.fitted_bounds();
             let near = 1e-4 * (hi - lo);
             let bound = match phi[k] {

@@ -1,9 +1,12 @@
 //! Fitting physics-gp's model: the hyperparameters (and the pde's params) by the likelihood
 //! of the observations given the pde, from a coarse grid of length scales, the params'
-//! sweep and the previous step's optimum, then the Laplace approximation of the params.
+//! sweep and the previous step's optimum, then the params' uncertainty (the Laplace
+//! approximation's flat directions, each other param's profile posterior).
 
 use super::likelihood::{objective, value_only};
-use super::params::{base_params, laplace, sweep, ParamEquations, ParamSpread, RowSource};
+use super::params::{
+    base_params, laplace, sweep, with_profiles, ParamEquations, ParamSpread, RowSource,
+};
 use super::rows::{Rows, NOISE};
 use super::{Discrepancy, PdeGp, PdeHyper, PdeModel, Residuals};
 use crate::numerics::quasi_newton::{self, Stop};
@@ -247,11 +250,14 @@ impl PdeGp {
             }
         }
         let (hyper, param_spread) = match best {
-            Some((_, theta)) => {
+            Some((value, theta)) => {
                 let gradient = |t: &[f64]| f(t).map(|(_, g)| g);
                 let spread = match (params, gradient(&theta)) {
                     (0, _) => ParamSpread::default(),
-                    (_, Some(g)) => laplace(gradient, (&theta, &g), (&lo, &hi), params),
+                    (_, Some(g)) => {
+                        let spread = laplace(gradient, (&theta, &g), (&lo, &hi), params);
+                        with_profiles(&f, (&theta, value), (&lo, &hi), spread)
+                    }
                     (_, None) => ParamSpread::unknown(params),
                 };
                 (PdeHyper::unpack(&theta, model.discrepancy, params), spread)

@@ -21,6 +21,7 @@ mod likelihood;
 #[cfg(test)]
 mod likelihood_tests;
 pub mod params;
+mod profile;
 mod rows;
 mod target_spread;
 
@@ -35,6 +36,7 @@ use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, squared_distance, Delta};
 pub use params::ParamEquations;
 pub use params::ParamSpread;
+pub use profile::Profile;
 use rayon::prelude::*;
 use rows::Rows;
 pub use target_spread::TargetSpread;
@@ -176,8 +178,8 @@ pub struct PdeGp {
     pub target_spread: Option<TargetSpread>,
     /// How many of the conditioning rows are observations (they come first).
     observed: usize,
-    /// The Laplace approximation of the params, in the coordinates they are fitted in (the
-    /// values are `hyper.params`); empty without params.
+    /// The params' uncertainty, in the coordinates they are fitted in (the values are
+    /// `hyper.params`); empty without params.
     pub param_spread: ParamSpread,
 }
 
