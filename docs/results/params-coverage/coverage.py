@@ -1,8 +1,9 @@
 """Issue 51's coverage check of the params' reported standard deviations, read back from a
 `pinnbo bench` folder (README.md has the command): for every (problem, seed) the final
-estimate of each param against its truth, z = (estimate - truth) / std (the estimate: the
-fit's value, and the profile posterior's mean where it is reported), the share within 2 std
-where the param is reported determined, and how many are reported undetermined.
+estimate of each param against its truth, z = (value - truth) / std (`value`: the profile
+posterior's mean where a std is reported), the same for the fit's optimum (`fitted`), the
+share within 2 std where the param is reported determined, and how many are reported
+undetermined.
 
     python coverage.py RUNS > coverage.md"""
 import json, math, os, sys
@@ -25,7 +26,7 @@ TRUTH = {
 
 
 def main(runs):
-    rows, within, within_mean, determined, lost = [], 0, 0, 0, 0
+    rows, within, within_fitted, determined, lost = [], 0, 0, 0, 0
     ratio_flagged, ratio_total = 0, 0
     for problem, truths in TRUTH.items():
         folder = os.path.join(runs, problem, "physics-gp")
@@ -37,33 +38,33 @@ def main(runs):
             for name, truth in truths.items():
                 e = estimates.get(name, {})
                 value, std = e.get("value", float("nan")), e.get("std")
-                mean = e.get("mean", value)
+                fitted = e.get("fitted", value)
                 flags = " ".join(x for x in (e.get("at_bound"), e.get("undetermined")) if x)
                 if truth is None:
                     ratio_total += 1
                     ratio_flagged += std is None
-                    z = z_mean = ""
+                    z = z_fitted = ""
                 elif std is None:
                     lost += 1
-                    z = z_mean = "undetermined"
+                    z = z_fitted = "undetermined"
                 else:
                     determined += 1
                     within += abs((value - truth) / std) <= 2
-                    within_mean += abs((mean - truth) / std) <= 2
+                    within_fitted += abs((fitted - truth) / std) <= 2
                     z = f"{(value - truth) / std:+.2f}"
-                    z_mean = f"{(mean - truth) / std:+.2f}"
+                    z_fitted = f"{(fitted - truth) / std:+.2f}"
                 truth_text = "-" if truth is None else f"{truth:.4g}"
                 std_text = "null" if std is None else f"{std:.3g}"
                 rows.append(f"| {problem} | {seed[4:]} | {name} | {truth_text} | {value:.4g} | "
-                            f"{mean:.4g} | {std_text} | {z} | {z_mean} | {flags} |")
-    print("| problem | seed | param | truth | estimate | mean | std | z | z of the mean | flags |")
+                            f"{fitted:.4g} | {std_text} | {z} | {z_fitted} | {flags} |")
+    print("| problem | seed | param | truth | value | fitted | std | z | z of fitted | flags |")
     print("|---|---|---|---|---|---|---|---|---|---|")
     print("\n".join(rows))
     print()
     share = within / determined if determined else float("nan")
     print(f"- Identified params reported with a std: {determined}; within 2 std of the truth: "
-          f"{within} ({share:.0%}; the target is at least 80%); the posterior mean within 2 std: "
-          f"{within_mean} ({within_mean / max(determined, 1):.0%}).")
+          f"{within} ({share:.0%}; the target is at least 80%); the fit's optimum within 2 std: "
+          f"{within_fitted} ({within_fitted / max(determined, 1):.0%}).")
     print(f"- Identified params reported undetermined: {lost}.")
     print(f"- ratio-rod's a and b (only b/a identified) reported undetermined: "
           f"{ratio_flagged} of {ratio_total}.")
