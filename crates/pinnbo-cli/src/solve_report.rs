@@ -145,3 +145,26 @@ fn param_line(name: &str, e: &ParamEstimate) -> String {
     }
     line
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The report shows where the model is fitted only where that is a tenth of a std or
+    /// more from the estimate.
+    #[test]
+    fn a_param_line_names_the_fitted_value_where_it_differs() {
+        let estimate = |fitted| ParamEstimate {
+            value: 5.388,
+            std: Some(1.24),
+            fitted: Some(fitted),
+            at_bound: None,
+            undetermined: None,
+        };
+        assert_eq!(
+            param_line("a", &estimate(5.672)),
+            "a = 5.388 ± 1.24 (the model is fitted at 5.672)"
+        );
+        assert_eq!(param_line("a", &estimate(5.4)), "a = 5.388 ± 1.24");
+    }
+}

@@ -298,6 +298,12 @@ mod tests {
         for (name, truth) in [("c", 1.0), ("k", 2.0)] {
             let value = e[name]["value"].as_f64().unwrap();
             let std = e[name]["std"].as_f64().expect("a std");
+            // The optimum the model predicts with is journaled beside the posterior's mean.
+            let fitted = e[name]["fitted"].as_f64().expect("the fitted optimum");
+            assert!(
+                (fitted - value).abs() <= 3.0 * std,
+                "{name}: {fitted} vs {value}"
+            );
             assert!(
                 (value - truth).abs() <= 2.0 * std,
                 "{name}: {value} ± {std}"
