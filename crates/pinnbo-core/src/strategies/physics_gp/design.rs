@@ -94,8 +94,10 @@ impl PhysicsDesign {
         })
     }
 
-    /// The pde model of the field fitted to every sensor value.
-    fn fit_pde(&self, history: &[Observed]) -> Result<PdeGp, StrategyError> {
+    /// The pde model of the field fitted to every sensor value; `profiles`: with the params'
+    /// profile posteriors, which only a reported estimate needs
+    /// ([`PdeGp::with_param_profiles`]).
+    fn fit_pde(&self, history: &[Observed], profiles: bool) -> Result<PdeGp, StrategyError> {
         let (x, y) = self.sensed.rows(history);
         let model = self.model();
         let starts = Starts {
@@ -104,11 +106,15 @@ impl PhysicsDesign {
         };
         // Each sensor value has the objective's known noise (the same instrument).
         let noise = KnownNoise::level(self.gp.objective_noise());
-        match &self.params {
+        let with_pde = match &self.params {
             None => PdeGp::fit(model, &x, &y, &self.residuals, starts, &noise),
             Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
         }
-        .within(PART)
+        .within(PART)?;
+        Ok(match (&self.params, profiles) {
+            (Some(p), true) => with_pde.with_param_profiles(model, &x, &y, p, &noise),
+            _ => with_pde,
+        })
     }
 
     /// [`SensedField::objective_loo`] of the pde model: refitted to other rows at its
@@ -136,13 +142,15 @@ impl PhysicsDesign {
         }
     }
 
-    /// The pde model, and the plain one when the check asks for it: which the search uses.
+    /// The pde model (`profiles`: [`PhysicsDesign::fit_pde`]), and the plain one when the
+    /// check asks for it: which the search uses.
     fn fit(
         &self,
         history: &[Observed],
+        profiles: bool,
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeGp, Option<GpModel>, bool), StrategyError> {
-        let with_pde = self.fit_pde(history)?;
+        let with_pde = self.fit_pde(history, profiles)?;
         if self.check == Check::None {
             return Ok((with_pde, None, true));
         }
@@ -217,7 +225,7 @@ impl Strategy for PhysicsDesign {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
-        let (with_pde, without, keep) = self.fit(history, rng)?;
+        let (with_pde, without, keep) = self.fit(history, false, rng)?;
         let model = chosen(&with_pde, &without, keep);
         Ok(Some(self.sensed.intervals(model, points)))
     }
@@ -229,7 +237,7 @@ impl Strategy for PhysicsDesign {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<crate::strategies::FieldReport>, StrategyError> {
         // A fit moves nothing a proposal starts from: only `propose` keeps its optima.
-        let (with_pde, without, keep) = self.fit(history, rng)?;
+        let (with_pde, without, keep) = self.fit(history, false, rng)?;
         Ok(Some(
             self.sensed.report(chosen(&with_pde, &without, keep), unit),
         ))
@@ -242,7 +250,7 @@ impl Strategy for PhysicsDesign {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
-        let (with_pde, without, keep) = self.fit(history, rng)?;
+        let (with_pde, without, keep) = self.fit(history, true, rng)?;
         self.previous = Some(with_pde.hyper.clone());
         if let Some(w) = &without {
             self.sensed.previous = Some(w.hyper.clone());

@@ -213,10 +213,13 @@ impl PhysicsGp {
     /// The objective's model with its fit's diagnostics and hyperparameters, which a proposal
     /// keeps and a picture does not. Every fit (the params, the hyperparameters, the check)
     /// reads the real observations alone; the model the acquisition uses is then conditioned
-    /// on the pending points' stand-ins too ([`PhysicsGp::with_pending`]).
+    /// on the pending points' stand-ins too ([`PhysicsGp::with_pending`]). `profiles`: read
+    /// the params' profile posteriors, which only a reported estimate needs
+    /// ([`PdeGp::with_param_profiles`]).
     fn fit_objective(
         &self,
         history: &[Observed],
+        profiles: bool,
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
         let real: Vec<Observed> = match history.iter().any(|o| o.fantasy) {
@@ -224,9 +227,9 @@ impl PhysicsGp {
             false => Vec::new(),
         };
         if real.is_empty() {
-            return self.fit_real(history, rng);
+            return self.fit_real(history, profiles, rng);
         }
-        let (fit, diagnostics, hyper) = self.fit_real(&real, rng)?;
+        let (fit, diagnostics, hyper) = self.fit_real(&real, profiles, rng)?;
         Ok((self.with_pending(fit, history)?, diagnostics, hyper))
     }
 
@@ -234,6 +237,7 @@ impl PhysicsGp {
     fn fit_real(
         &self,
         history: &[Observed],
+        profiles: bool,
         rng: &mut ChaCha8Rng,
     ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
         let (x, y) = points_and_values(history);
@@ -248,6 +252,10 @@ impl PhysicsGp {
             Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
         }
         .within(PART)?;
+        let with_pde = match (&self.params, profiles) {
+            (Some(p), true) => with_pde.with_param_profiles(model, &x, &y, p, &noise),
+            _ => with_pde,
+        };
         let mut hyper = FittedHyper {
             with_pde: with_pde.hyper.clone(),
             without: None,
@@ -450,7 +458,7 @@ impl Strategy for PhysicsGp {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
-        let (fit, _, _) = self.fit_objective(history, rng)?;
+        let (fit, _, _) = self.fit_objective(history, false, rng)?;
         let gp = fit.model();
         let identity = crate::numerics::warp::PowerWarp::Identity;
         Ok(Some(
@@ -471,7 +479,7 @@ impl Strategy for PhysicsGp {
         if prequential {
             self.record.score(history);
         }
-        let (fit, fitted, hyper) = self.fit_objective(history, rng)?;
+        let (fit, fitted, hyper) = self.fit_objective(history, true, rng)?;
         self.previous = Some(hyper.with_pde);
         self.previous_without = hyper.without.or(self.previous_without.take());
         // The maximum principle is the pde's: once the data drop the pde it says nothing of

@@ -143,9 +143,13 @@ pub struct ParamSpread {
     /// The directions in the params the data do not determine: what a report names ("only
     /// b/a is determined"); empty where the data determine every param.
     pub undetermined: Vec<Vec<f64>>,
-    /// Each param's profile (None where none was read; empty without params): a report
-    /// reads a `log` param's std in its own units from it.
+    /// Each param's profile (None where none was read; empty until
+    /// [`PdeGp::with_param_profiles`](super::PdeGp::with_param_profiles) reads them): a
+    /// report reads a `log` param's std in its own units from it.
     pub profiles: Vec<Option<Profile>>,
+    /// The bounds of every coordinate the fit searched (empty without a fit): the profiles
+    /// are read within them.
+    pub(super) fit_box: (Vec<f64>, Vec<f64>),
 }
 
 impl ParamSpread {
@@ -155,6 +159,7 @@ impl ParamSpread {
             std: vec![f64::INFINITY; params],
             undetermined: Vec::new(),
             profiles: Vec::new(),
+            fit_box: Default::default(),
         }
     }
 }
@@ -266,6 +271,7 @@ pub(super) fn laplace(
         std,
         undetermined,
         profiles: Vec::new(),
+        fit_box: (lo.to_vec(), hi.to_vec()),
     }
 }
 
@@ -613,8 +619,13 @@ mod tests {
                     restarts: 3,
                 };
                 let known = KnownNoise::default();
-                let gp =
+                let fit =
                     PdeGp::fit_with_params(model, &x, &values, &equations, starts, &known).unwrap();
+                // The fit reads no profile; reading them moves none of its coordinates.
+                assert!(fit.param_spread.profiles.is_empty());
+                let hyper = fit.hyper.clone();
+                let gp = fit.with_param_profiles(model, &x, &values, &equations, &known);
+                assert_eq!(gp.hyper, hyper);
                 // The estimate reported: the profile posterior's mean.
                 let spread = &gp.param_spread;
                 let k = match &spread.profiles[0] {
