@@ -432,17 +432,16 @@ mod tests {
         rustix::process::test_kill_process(pid).is_ok()
     }
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir =
-            std::env::temp_dir().join(format!("pinnbo-command-{name}-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    /// A folder of its own, removed when the test ends.
+    fn scratch() -> tempfile::TempDir {
+        tempfile::tempdir().unwrap()
     }
 
     /// A timeout ends the program the shell started and its children, not only the shell.
     #[test]
     fn a_timeout_ends_the_whole_process_group() {
-        let dir = scratch("timeout");
+        let scratch = scratch();
+        let dir = scratch.path();
         std::fs::write(
             dir.join("slow.sh"),
             "#!/bin/sh\nsleep 60 &\necho $! > child.pid\nwait\n",
@@ -462,7 +461,8 @@ mod tests {
     /// A background job that keeps stdout open neither delays the result nor survives it.
     #[test]
     fn a_background_job_holding_stdout_is_ended_with_the_command() {
-        let dir = scratch("background");
+        let scratch = scratch();
+        let dir = scratch.path();
         let mut o = oracle(&dir, "sleep 30 & echo $! > bg.pid; echo 0.25", "");
         let clock = Instant::now();
         let result = o.evaluate(&[0.5]).unwrap();
@@ -483,7 +483,8 @@ mod tests {
     /// holds the result past the shell's exit nor a timeout past its limit.
     #[test]
     fn a_detached_program_holding_the_pipes_cannot_hold_the_evaluation() {
-        let dir = scratch("setsid");
+        let scratch = scratch();
+        let dir = scratch.path();
         let detach = |file: &str| format!("setsid sleep 30 & echo $! > {file}; ");
         let mut o = oracle(&dir, &format!("{}sleep 0.2; echo 0.5", detach("a.pid")), "");
         let clock = Instant::now();
@@ -507,7 +508,8 @@ mod tests {
     /// A failure's message shows a program's terminal escape sequences escaped.
     #[test]
     fn escape_sequences_in_a_failure_are_shown_escaped() {
-        let dir = scratch("escapes");
+        let scratch = scratch();
+        let dir = scratch.path();
         let mut o = oracle(&dir, "printf '\\\\033[2Jgone\\\\r' >&2; exit 1", "");
         let failure = o.evaluate(&[0.5]).unwrap_err().to_string();
         assert!(!failure.chars().any(char::is_control), "{failure:?}");
@@ -517,7 +519,8 @@ mod tests {
     /// A program that prints without end fails the evaluation; its output is not kept.
     #[test]
     fn output_beyond_the_limit_is_a_failure() {
-        let dir = scratch("chatty");
+        let scratch = scratch();
+        let dir = scratch.path();
         let mut o = oracle(&dir, "head -c 20000000 /dev/zero | tr '\\\\0' 1", "");
         let failure = o.evaluate(&[0.5]).unwrap_err();
         assert!(

@@ -61,8 +61,8 @@ mod tests {
     /// A write that fails leaves the old file whole and no temporary behind.
     #[test]
     fn a_failed_write_keeps_the_old_file() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-atomic-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let target = dir.join("summary.json");
         write(&target, b"old").unwrap();
         assert_eq!(temporary(&target), dir.join(".summary.partial.json"));
@@ -80,8 +80,8 @@ mod tests {
     /// file it points to is left as it was.
     #[test]
     fn nothing_is_written_through_a_link() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-links-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let victim = dir.join("victim");
         std::fs::write(&victim, b"precious").unwrap();
         let target = dir.join("summary.json");
@@ -94,6 +94,5 @@ mod tests {
         write(&target, b"newer").unwrap();
         assert_eq!(std::fs::read(&victim).unwrap(), b"precious");
         assert_eq!(std::fs::read(&target).unwrap(), b"newer");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

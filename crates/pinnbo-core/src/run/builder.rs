@@ -344,8 +344,8 @@ mod tests {
         let measure = |x: &[f64]| -> Result<Evaluation, Failure> {
             Ok(Evaluation::new(x[0], vec![0.0, -1.0]))
         };
-        let dir = std::env::temp_dir().join(format!("pinnbo-shape-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let mut run = Optimization::new(problem)
             .method("random")
             .oracle(FnOracle(measure))
@@ -357,6 +357,5 @@ mod tests {
             record.failure.as_deref(),
             Some("the oracle gave 2 constraint value(s); the problem measures 0 (its 1 known one(s) pinnbo computes itself)")
         );
-        let _ = std::fs::remove_dir_all(&dir);
     }
 }

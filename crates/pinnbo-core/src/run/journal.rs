@@ -386,13 +386,10 @@ mod tests {
         }
     }
 
-    /// An empty folder of its own and the journal's path in it.
-    fn scratch(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
-        let dir =
-            std::env::temp_dir().join(format!("pinnbo-journal-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join("journal.jsonl");
+    /// An empty folder of its own (removed when the test ends) and the journal's path in it.
+    fn scratch() -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("journal.jsonl");
         (dir, path)
     }
 
@@ -400,7 +397,7 @@ mod tests {
     /// inside the one line it was given.
     #[test]
     fn an_unreadable_record_is_located_by_its_line_in_the_file() {
-        let (dir, path) = scratch("bad");
+        let (_dir, path) = scratch();
         drop(Journal::create(&path, &header(), &[]).unwrap());
         let mut file = OpenOptions::new().append(true).open(&path).unwrap();
         file.write_all(b"{\"index\": 0, \"x\": [0.5,]}\n").unwrap();
@@ -424,12 +421,11 @@ mod tests {
                 path.display()
             )
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn a_journal_has_one_writer_at_a_time() {
-        let (dir, path) = scratch("lock");
+        let (_dir, path) = scratch();
         let header = header();
         let first = Journal::create(&path, &header, &[]).unwrap();
         // flock conflicts between two opens even within one process.
@@ -446,7 +442,6 @@ mod tests {
         drop(first);
         let (_, found) = Journal::resume(&path).expect("free once the writer closes");
         assert_eq!((found.header, found.records.len()), (header, 0));
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A resumed run must see exactly the values it journaled, or its trajectory drifts from

@@ -173,8 +173,8 @@ mod tests {
             .unwrap()
             .problem;
         let summary = summarize(&problem, &RunConfig::from_problem(&problem), &[]);
-        let dir = std::env::temp_dir().join(format!("pinnbo-outputs-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         let target = dir.join("summary.json");
         std::fs::write(&target, "old").unwrap();
         // A folder where the temporary file would go makes the write fail.
@@ -185,7 +185,6 @@ mod tests {
             "{e}"
         );
         assert_eq!(std::fs::read_to_string(&target).unwrap(), "old");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     /// A cell with a comma, a quote or a line break (a program's error message) reads back

@@ -67,8 +67,8 @@ mod tests {
 
     #[test]
     fn only_the_newest_state_and_the_last_journaled_one_are_kept() {
-        let dir = std::env::temp_dir().join(format!("pinnbo-state-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let scratch = tempfile::tempdir().unwrap();
+        let dir = scratch.path();
         std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
         std::fs::write(dir.join(FOLDER).join(".after-2.partial.bin"), b"torn").unwrap();
         save(&dir, 4, None, b"four").unwrap();
@@ -79,6 +79,5 @@ mod tests {
         assert_eq!(load(&dir, 7).unwrap().as_deref(), Some(&b"seven"[..]));
         let names = std::fs::read_dir(dir.join(FOLDER)).unwrap().count();
         assert_eq!(names, 2, "no temporary file left behind, nor a crash's");
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -503,14 +503,15 @@ mod tests {
             .expect("drawing ended")
     }
 
-    fn scratch(name: &str) -> std::path::PathBuf {
-        let dir = std::env::temp_dir().join(format!("pinnbo-plot-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        dir.join(name)
+    /// A file `name` in a folder of its own, removed when the test ends (the guard).
+    fn scratch(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(name);
+        (dir, path)
     }
 
     fn line_of(name: &str, x: (f64, f64), points: Vec<(f64, f64)>) -> Result<(), String> {
-        let path = scratch(name);
+        let (_dir, path) = scratch(name);
         drawn_in_time(move || {
             line(
                 &path,
@@ -571,7 +572,7 @@ mod tests {
             .unwrap_err()
             .ends_with("an axis from 1e0 to 1e0 cannot be drawn"));
 
-        let path = scratch("map.png");
+        let (_dir, path) = scratch("map.png");
         let map = drawn_in_time(move || {
             heat_map(
                 &path,
