@@ -150,6 +150,11 @@ pub struct ParamSpread {
     /// The bounds of every coordinate the fit searched (empty without a fit): the profiles
     /// are read within them.
     pub(super) fit_box: (Vec<f64>, Vec<f64>),
+    /// Whether a direction flat (or concave) at the optimum moves each param: the data leave
+    /// it free, and no profile is read, for a profile along such a direction ends where
+    /// another param reaches its box's bound and would read that bound as data (`a u'' =
+    /// −b` with b in [0.5, 5] "determines" a within [0.5, 5/3]).
+    pub(super) flat: Vec<bool>,
 }
 
 impl ParamSpread {
@@ -160,6 +165,7 @@ impl ParamSpread {
             undetermined: Vec::new(),
             profiles: Vec::new(),
             fit_box: Default::default(),
+            flat: vec![true; params],
         }
     }
 }
@@ -248,6 +254,8 @@ pub(super) fn laplace(
             }
         }
     }
+    // No positive direction moves a param of variance 0: flat as well.
+    let flat: Vec<bool> = std.iter().map(|s| !(s.is_finite() && *s > 0.0)).collect();
     // A spread as wide as the box's: the widest direction of the params' marginal
     // covariance (the column of the first such param) names what is undetermined.
     let too_wide: Vec<usize> = (0..params).filter(|&k| std[k] > prior_std(k)).collect();
@@ -272,6 +280,7 @@ pub(super) fn laplace(
         undetermined,
         profiles: Vec::new(),
         fit_box: (lo.to_vec(), hi.to_vec()),
+        flat,
     }
 }
 
@@ -282,11 +291,13 @@ fn moves(direction: &[f64], k: usize) -> bool {
     direction[k].abs() >= 0.1 * most
 }
 
-/// `laplace`'s spread with each param it leaves determined read from its profile posterior
-/// ([`profile`]) around `theta` (the optimum of `f`, of value `value`): its std the
-/// profile's, and undetermined where the profile's likelihood-ratio interval is the whole
-/// box. Both must hold for a param to be determined: the curvature at the optimum no wider
-/// than the box, and a profile that excludes part of it.
+/// `laplace`'s spread with each param no flat direction moves read from its profile
+/// posterior ([`profile`]) around `theta` (the optimum of `f`, of value `value`): its std
+/// the profile's, and undetermined where the profile's likelihood-ratio interval is the
+/// whole box. The profile decides, also for a param whose spread at the optimum is wider
+/// than the box: the likelihood may still fall within the box, further out than the
+/// curvature at the optimum sees. Where no point of a profile factors, the Laplace
+/// approximation's verdict stands.
 pub(super) fn with_profiles(
     f: &Evaluate,
     (theta, value): (&[f64], f64),
@@ -296,24 +307,27 @@ pub(super) fn with_profiles(
     let params = spread.std.len();
     let first_param = theta.len() - params;
     spread.profiles = vec![None; params];
-    for k in 0..params {
-        if !spread.std[k].is_finite() {
-            continue;
-        }
+    for k in (0..params).filter(|&k| !spread.flat[k]) {
         let Some(profile) = profile(f, (theta, value), bounds, first_param + k, spread.std[k])
         else {
             continue;
         };
         if profile.spans_the_box() {
-            spread.std[k] = f64::INFINITY;
-            spread
-                .undetermined
-                .push((0..params).map(|j| f64::from(j == k)).collect());
+            if spread.std[k].is_finite() {
+                spread.std[k] = f64::INFINITY;
+                let alone = (0..params).map(|j| f64::from(j == k)).collect();
+                spread.undetermined.push(alone);
+            }
         } else {
             spread.std[k] = profile.moments(|p| p).1;
             spread.profiles[k] = Some(profile);
         }
     }
+    // What a report says the data leave free: the directions that move an undetermined param.
+    let std = &spread.std;
+    spread
+        .undetermined
+        .retain(|d| (0..params).any(|k| !std[k].is_finite() && moves(d, k)));
     spread
 }
 
@@ -497,6 +511,44 @@ mod tests {
         let spread = laplace(flat, (&theta, &at), (&lo, &hi), 1);
         assert_eq!(spread.std, vec![f64::INFINITY]);
         assert_eq!(spread.undetermined.len(), 1);
+    }
+
+    /// A param the curvature at the optimum puts wider than its box (a quartic's flat
+    /// bottom) is read from its profile, which the box's ends bound: `exp(−p⁴)`'s spread;
+    /// a flat direction's param (traded with a hyperparameter) stays undetermined.
+    #[test]
+    fn a_profile_decides_a_param_wider_than_its_box_at_the_optimum() {
+        let quartic = |t: &[f64]| -> Option<(f64, Vec<f64>)> {
+            let (h, p) = (t[0], t[1]);
+            let value = 100.0 * h * h + 0.005 * p * p + p.powi(4);
+            Some((value, vec![200.0 * h, 0.01 * p + 4.0 * p.powi(3)]))
+        };
+        let (lo, hi) = ([-1.0, -2.0], [1.0, 2.0]);
+        let theta = [0.0, 0.0];
+        let gradient = |t: &[f64]| quartic(t).map(|(_, g)| g);
+        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), 1);
+        assert_eq!(
+            spread.std,
+            vec![f64::INFINITY],
+            "wider than the box: {spread:?}"
+        );
+        assert_eq!(spread.flat, vec![false]);
+        let spread = with_profiles(&quartic, (&theta, 0.0), (&lo, &hi), spread);
+        // Γ(3/4)/Γ(1/4): exp(−p⁴)'s variance, read on 9 points 0.5 apart.
+        let exact = (1.2254167f64 / 3.6256099).sqrt();
+        assert!(
+            (spread.std[0] / exact - 1.0).abs() < 0.15,
+            "{spread:?} vs {exact}"
+        );
+        assert!(spread.undetermined.is_empty(), "{spread:?}");
+        let traded = |t: &[f64]| -> Option<(f64, Vec<f64>)> {
+            let s = t[0] - t[1];
+            Some((s * s, vec![2.0 * s, -2.0 * s]))
+        };
+        let gradient = |t: &[f64]| traded(t).map(|(_, g)| g);
+        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), 1);
+        let spread = with_profiles(&traded, (&theta, 0.0), (&lo, &hi), spread);
+        assert_eq!((spread.std, spread.flat), (vec![f64::INFINITY], vec![true]));
     }
 
     /// `u'' + k² u = 0` on [0, 1] at 24 points, `k` the param (on [1, 6]).
