@@ -447,7 +447,7 @@ mod tests {
             "#!/bin/sh\nsleep 60 &\necho $! > child.pid\nwait\n",
         )
         .unwrap();
-        let mut o = oracle(&dir, "sh slow.sh {x}", "timeout 1 s");
+        let mut o = oracle(dir, "sh slow.sh {x}", "timeout 1 s");
         let result = o.evaluate(&[0.5]);
         assert!(matches!(result, Err(Failure::Timeout(_))), "{result:?}");
         let pid = std::fs::read_to_string(dir.join("child.pid")).unwrap();
@@ -463,7 +463,7 @@ mod tests {
     fn a_background_job_holding_stdout_is_ended_with_the_command() {
         let scratch = scratch();
         let dir = scratch.path();
-        let mut o = oracle(&dir, "sleep 30 & echo $! > bg.pid; echo 0.25", "");
+        let mut o = oracle(dir, "sleep 30 & echo $! > bg.pid; echo 0.25", "");
         let clock = Instant::now();
         let result = o.evaluate(&[0.5]).unwrap();
         assert_eq!(result.objective(), 0.25);
@@ -486,11 +486,11 @@ mod tests {
         let scratch = scratch();
         let dir = scratch.path();
         let detach = |file: &str| format!("setsid sleep 30 & echo $! > {file}; ");
-        let mut o = oracle(&dir, &format!("{}sleep 0.2; echo 0.5", detach("a.pid")), "");
+        let mut o = oracle(dir, &format!("{}sleep 0.2; echo 0.5", detach("a.pid")), "");
         let clock = Instant::now();
         assert_eq!(o.evaluate(&[0.5]).unwrap().objective(), 0.5);
         assert!(clock.elapsed() < Duration::from_secs(20), "waited for it");
-        let mut timed = oracle(&dir, &format!("{}sleep 30", detach("b.pid")), "timeout 1 s");
+        let mut timed = oracle(dir, &format!("{}sleep 30", detach("b.pid")), "timeout 1 s");
         let clock = Instant::now();
         let result = timed.evaluate(&[0.5]);
         assert!(matches!(result, Err(Failure::Timeout(_))), "{result:?}");
@@ -510,7 +510,7 @@ mod tests {
     fn escape_sequences_in_a_failure_are_shown_escaped() {
         let scratch = scratch();
         let dir = scratch.path();
-        let mut o = oracle(&dir, "printf '\\\\033[2Jgone\\\\r' >&2; exit 1", "");
+        let mut o = oracle(dir, "printf '\\\\033[2Jgone\\\\r' >&2; exit 1", "");
         let failure = o.evaluate(&[0.5]).unwrap_err().to_string();
         assert!(!failure.chars().any(char::is_control), "{failure:?}");
         assert!(failure.contains("\\u{1b}[2Jgone"), "{failure}");
@@ -521,7 +521,7 @@ mod tests {
     fn output_beyond_the_limit_is_a_failure() {
         let scratch = scratch();
         let dir = scratch.path();
-        let mut o = oracle(&dir, "head -c 20000000 /dev/zero | tr '\\\\0' 1", "");
+        let mut o = oracle(dir, "head -c 20000000 /dev/zero | tr '\\\\0' 1", "");
         let failure = o.evaluate(&[0.5]).unwrap_err();
         assert!(
             failure.to_string().contains("more than 16 MiB"),

@@ -349,7 +349,7 @@ mod tests {
         let mut run = Optimization::new(problem)
             .method("random")
             .oracle(FnOracle(measure))
-            .start(&dir)
+            .start(dir)
             .unwrap_or_else(|e| panic!("{e}"));
         let record = run.step().unwrap().unwrap().clone();
         assert!(record.observed.is_none());

@@ -179,7 +179,7 @@ mod tests {
         std::fs::write(&target, "old").unwrap();
         // A folder where the temporary file would go makes the write fail.
         std::fs::create_dir_all(atomic::temporary(&target)).unwrap();
-        let e = write(&dir, &problem, &summary, &[]).unwrap_err();
+        let e = write(dir, &problem, &summary, &[]).unwrap_err();
         assert!(
             e.to_string().starts_with(&target.display().to_string()),
             "{e}"

@@ -71,12 +71,12 @@ mod tests {
         let dir = scratch.path();
         std::fs::create_dir_all(dir.join(FOLDER)).unwrap();
         std::fs::write(dir.join(FOLDER).join(".after-2.partial.bin"), b"torn").unwrap();
-        save(&dir, 4, None, b"four").unwrap();
-        save(&dir, 5, Some(4), b"five").unwrap();
-        save(&dir, 7, Some(5), b"seven").unwrap();
-        assert_eq!(load(&dir, 4).unwrap(), None);
-        assert_eq!(load(&dir, 5).unwrap().as_deref(), Some(&b"five"[..]));
-        assert_eq!(load(&dir, 7).unwrap().as_deref(), Some(&b"seven"[..]));
+        save(dir, 4, None, b"four").unwrap();
+        save(dir, 5, Some(4), b"five").unwrap();
+        save(dir, 7, Some(5), b"seven").unwrap();
+        assert_eq!(load(dir, 4).unwrap(), None);
+        assert_eq!(load(dir, 5).unwrap().as_deref(), Some(&b"five"[..]));
+        assert_eq!(load(dir, 7).unwrap().as_deref(), Some(&b"seven"[..]));
         let names = std::fs::read_dir(dir.join(FOLDER)).unwrap().count();
         assert_eq!(names, 2, "no temporary file left behind, nor a crash's");
     }
