@@ -3,6 +3,7 @@ equal to `pinnbo solve`, callables as oracles (failures journaled), resume, Ctrl
 
 import json
 import math
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -422,6 +423,7 @@ def test_a_temporary_run_folder_is_removed_on_close_unless_kept():
     kept = problem.solve(keep=True)
     kept.close()
     assert (Path(kept.out) / "journal.jsonl").exists()
+    shutil.rmtree(kept.out)
     with pinnbo.Optimizer(problem, out=None) as opt:
         folder = Path(opt.out)
     assert not folder.exists()
