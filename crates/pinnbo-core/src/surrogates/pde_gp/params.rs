@@ -323,11 +323,18 @@ pub(super) fn with_profiles(
             spread.profiles[k] = Some(profile);
         }
     }
-    // What a report says the data leave free: the directions that move an undetermined param.
+    // What a report says the data leave free, in the undetermined params alone: with c read
+    // from its profile, "only c/r is determined" becomes "the data do not determine r".
     let std = &spread.std;
-    spread
-        .undetermined
-        .retain(|d| (0..params).any(|k| !std[k].is_finite() && moves(d, k)));
+    let free: Vec<Vec<f64>> = (spread.undetermined.iter())
+        .map(|d| {
+            (d.iter().zip(std))
+                .map(|(v, s)| if s.is_finite() { 0.0 } else { *v })
+                .collect()
+        })
+        .filter(|d: &Vec<f64>| norm(d) > 0.0)
+        .collect();
+    spread.undetermined = span(free);
     spread
 }
 
@@ -549,6 +556,31 @@ mod tests {
         let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), 1);
         let spread = with_profiles(&traded, (&theta, 0.0), (&lo, &hi), spread);
         assert_eq!((spread.std, spread.flat), (vec![f64::INFINITY], vec![true]));
+    }
+
+    /// A free direction that moved a param its profile then determines names the others
+    /// alone: c and r traded off at the optimum, c bounded by its profile, r free.
+    #[test]
+    fn a_profiled_param_leaves_the_free_directions() {
+        let f = |t: &[f64]| -> Option<(f64, Vec<f64>)> {
+            let (h, c) = (t[0], t[1]);
+            let value = 100.0 * h * h + 0.005 * c * c + c.powi(4);
+            Some((value, vec![200.0 * h, 0.01 * c + 4.0 * c.powi(3), 0.0]))
+        };
+        let (lo, hi) = (vec![-1.0, -2.0, -2.0], vec![1.0, 2.0, 2.0]);
+        let spread = ParamSpread {
+            std: vec![f64::INFINITY; 2],
+            undetermined: vec![vec![0.6, 0.8]],
+            profiles: Vec::new(),
+            fit_box: (lo.clone(), hi.clone()),
+            flat: vec![false, true],
+        };
+        let spread = with_profiles(&f, (&[0.0; 3], 0.0), (&lo, &hi), spread);
+        assert!(
+            spread.std[0].is_finite() && spread.std[1].is_infinite(),
+            "{spread:?}"
+        );
+        assert_eq!(spread.undetermined, vec![vec![0.0, 1.0]]);
     }
 
     /// `u'' + k² u = 0` on [0, 1] at 24 points, `k` the param (on [1, 6]).
