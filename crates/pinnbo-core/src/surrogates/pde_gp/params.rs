@@ -313,14 +313,20 @@ pub(super) fn with_profiles(
             continue;
         };
         if profile.spans_the_box() {
-            if spread.std[k].is_finite() {
-                spread.std[k] = f64::INFINITY;
-                let alone = (0..params).map(|j| f64::from(j == k)).collect();
-                spread.undetermined.push(alone);
-            }
+            spread.std[k] = f64::INFINITY;
         } else {
             spread.std[k] = profile.moments(|p| p).1;
             spread.profiles[k] = Some(profile);
+        }
+    }
+    // Every undetermined param is named: where no free direction moves it (its profile
+    // spans the box, or its spread at the optimum was wider than the box while another
+    // param's direction was flat), it is free alone.
+    for k in 0..params {
+        let named = (spread.undetermined.iter()).any(|d| moves(d, k));
+        if !spread.std[k].is_finite() && !named {
+            let alone = (0..params).map(|j| f64::from(j == k)).collect();
+            spread.undetermined.push(alone);
         }
     }
     // What a report says the data leave free, in the undetermined params alone: with c read
@@ -581,6 +587,21 @@ mod tests {
             "{spread:?}"
         );
         assert_eq!(spread.undetermined, vec![vec![0.0, 1.0]]);
+        // c free (flat), r wider than its box with a profile that spans it: r is named too,
+        // not left under c's direction alone.
+        let g = |t: &[f64]| -> Option<(f64, Vec<f64>)> {
+            Some((100.0 * t[0] * t[0], vec![200.0 * t[0], 0.0, 0.0]))
+        };
+        let spread = ParamSpread {
+            std: vec![f64::INFINITY; 2],
+            undetermined: vec![vec![1.0, 0.0]],
+            profiles: Vec::new(),
+            fit_box: (lo.clone(), hi.clone()),
+            flat: vec![true, false],
+        };
+        let spread = with_profiles(&g, (&[0.0; 3], 0.0), (&lo, &hi), spread);
+        assert_eq!(spread.std, vec![f64::INFINITY; 2]);
+        assert_eq!(spread.undetermined, vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
     }
 
     /// `u'' + k² u = 0` on [0, 1] at 24 points, `k` the param (on [1, 6]).
