@@ -1,7 +1,8 @@
 //! Fitting physics-gp's model: the hyperparameters (and the pde's params) by the likelihood
 //! of the observations given the pde, from a coarse grid of length scales, the params'
-//! sweep and the previous step's optimum, then the params' uncertainty (the Laplace
-//! approximation's flat directions, each other param's profile posterior).
+//! sweep and the previous step's optimum, then the params' uncertainty by the Laplace
+//! approximation; each param's profile posterior is read on demand
+//! ([`PdeGp::with_param_profiles`]), where the estimate is reported.
 
 use super::likelihood::{objective, value_only};
 use super::params::{
@@ -277,8 +278,8 @@ impl PdeGp {
         Ok(gp)
     }
 
-    /// This fit (by [`PdeGp::fit_with_params`] on the same arguments) with each param the
-    /// Laplace approximation leaves determined read from its profile posterior
+    /// This fit (by [`PdeGp::fit_with_params`] on the same arguments) with each param no
+    /// direction flat at the optimum moves read from its profile posterior
     /// ([`with_profiles`]). It costs 17 short fits per param, several times the fit itself:
     /// the fit leaves it to what reports the estimate, and a fit that only predicts (a
     /// picture, `pinnbo predict`) does not pay it.

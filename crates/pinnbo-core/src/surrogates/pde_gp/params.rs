@@ -137,8 +137,9 @@ const FLAT: f64 = 1e-6;
 pub struct ParamSpread {
     /// Each param's standard deviation under its profile posterior (the Laplace
     /// approximation's marginal one where no profile was read); infinite where the data do
-    /// not determine it (a flat or concave direction at the optimum, a marginal spread
-    /// wider than the box's, or a profile whose likelihood-ratio interval is the box).
+    /// not determine it (a flat or concave direction at the optimum, a profile whose
+    /// likelihood-ratio interval is the box, or, unprofiled, a marginal spread wider than
+    /// the box's).
     pub std: Vec<f64>,
     /// The directions in the params the data do not determine: what a report names ("only
     /// b/a is determined"); empty where the data determine every param.
