@@ -575,13 +575,15 @@ mod tests {
             Some((value, vec![200.0 * h, 0.01 * c + 4.0 * c.powi(3), 0.0]))
         };
         let (lo, hi) = (vec![-1.0, -2.0, -2.0], vec![1.0, 2.0, 2.0]);
-        let spread = ParamSpread {
+        // Both params undetermined at the optimum along `free`; `flat` as laplace says.
+        let at_optimum = |free: Vec<f64>, flat: Vec<bool>| ParamSpread {
             std: vec![f64::INFINITY; 2],
-            undetermined: vec![vec![0.6, 0.8]],
+            undetermined: vec![free],
             profiles: Vec::new(),
             fit_box: (lo.clone(), hi.clone()),
-            flat: vec![false, true],
+            flat,
         };
+        let spread = at_optimum(vec![0.6, 0.8], vec![false, true]);
         let spread = with_profiles(&f, (&[0.0; 3], 0.0), (&lo, &hi), spread);
         assert!(
             spread.std[0].is_finite() && spread.std[1].is_infinite(),
@@ -593,13 +595,7 @@ mod tests {
         let g = |t: &[f64]| -> Option<(f64, Vec<f64>)> {
             Some((100.0 * t[0] * t[0], vec![200.0 * t[0], 0.0, 0.0]))
         };
-        let spread = ParamSpread {
-            std: vec![f64::INFINITY; 2],
-            undetermined: vec![vec![1.0, 0.0]],
-            profiles: Vec::new(),
-            fit_box: (lo.clone(), hi.clone()),
-            flat: vec![true, false],
-        };
+        let spread = at_optimum(vec![1.0, 0.0], vec![true, false]);
         let spread = with_profiles(&g, (&[0.0; 3], 0.0), (&lo, &hi), spread);
         assert_eq!(spread.std, vec![f64::INFINITY; 2]);
         assert_eq!(spread.undetermined, vec![vec![1.0, 0.0], vec![0.0, 1.0]]);
