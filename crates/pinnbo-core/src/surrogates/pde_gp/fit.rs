@@ -5,10 +5,9 @@
 //! ([`PdeGp::with_param_profiles`]), where the estimate is reported.
 
 use super::likelihood::{objective, value_only};
-use super::params::{
-    base_params, laplace, sweep, with_profiles, ParamEquations, ParamSpread, RowSource,
-};
+use super::params::{base_params, sweep, ParamEquations, RowSource};
 use super::rows::{Rows, NOISE};
+use super::spread::{laplace, with_profiles, ParamSpread};
 use super::{Discrepancy, PdeGp, PdeHyper, PdeModel, Residuals};
 use crate::numerics::quasi_newton::{self, Stop};
 use crate::surrogates::gp::{GpError, Hyper};

@@ -23,6 +23,7 @@ mod likelihood_tests;
 pub mod params;
 mod profile;
 mod rows;
+mod spread;
 mod target_spread;
 
 use crate::numerics::cholesky::Spd;
@@ -35,10 +36,10 @@ use faer::Mat;
 use kernel::{covariance, covariance_in, Functional, Scratch};
 use likelihood::{factors, gram, squared_distance, Delta};
 pub use params::ParamEquations;
-pub use params::ParamSpread;
 pub use profile::Profile;
 use rayon::prelude::*;
 use rows::Rows;
+pub use spread::ParamSpread;
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).
