@@ -6,7 +6,7 @@
 //! with it when it predicts the held-out sensor values better.
 
 use super::model_check::{keep_pde, Check, PredictionRecord};
-use super::params::PdeParams;
+use super::params::{fit_pde_model, PdeParams};
 use crate::oracle::NoiseModel;
 use crate::space::Space;
 use crate::strategies::gp_search::{
@@ -106,15 +106,8 @@ impl PhysicsDesign {
         };
         // Each sensor value has the objective's known noise (the same instrument).
         let noise = KnownNoise::level(self.gp.objective_noise());
-        let with_pde = match &self.params {
-            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, &noise),
-            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
-        }
-        .within(PART)?;
-        Ok(match (&self.params, profiles) {
-            (Some(p), true) => with_pde.with_param_profiles(model, &x, &y, p, &noise),
-            _ => with_pde,
-        })
+        let (params, residuals) = (self.params.as_ref(), &self.residuals);
+        fit_pde_model(model, (&x, &y), residuals, params, starts, &noise, profiles).within(PART)
     }
 
     /// [`SensedField::objective_loo`] of the pde model: refitted to other rows at its

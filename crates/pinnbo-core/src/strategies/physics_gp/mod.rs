@@ -21,7 +21,7 @@ use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
-use params::PdeParams;
+use params::{fit_pde_model, PdeParams};
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
 use pinnbo_dsl::methods::MethodSettings;
@@ -247,15 +247,9 @@ impl PhysicsGp {
             restarts: self.gp.restarts,
         };
         let model = self.model();
-        let with_pde = match &self.params {
-            None => PdeGp::fit(model, &x, &y, &self.residuals, starts, &noise),
-            Some(p) => PdeGp::fit_with_params(model, &x, &y, p, starts, &noise),
-        }
-        .within(PART)?;
-        let with_pde = match (&self.params, profiles) {
-            (Some(p), true) => with_pde.with_param_profiles(model, &x, &y, p, &noise),
-            _ => with_pde,
-        };
+        let (params, residuals) = (self.params.as_ref(), &self.residuals);
+        let with_pde = fit_pde_model(model, (&x, &y), residuals, params, starts, &noise, profiles)
+            .within(PART)?;
         let mut hyper = FittedHyper {
             with_pde: with_pde.hyper.clone(),
             without: None,

@@ -4,7 +4,9 @@
 
 use crate::diagnostics::{Diagnostics, PARAMETERS};
 use crate::strategies::pde::{param_centre, PdeEquations};
-use crate::surrogates::pde_gp::{ParamEquations, PdeGp, Residuals};
+use crate::surrogates::gp::GpError;
+use crate::surrogates::pde_gp::{ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals};
+use crate::surrogates::{KnownNoise, Starts};
 use pinnbo_dsl::ir::{Param, ParamId};
 use pinnbo_dsl::Problem;
 use serde_json::{json, Map, Value};
@@ -179,6 +181,30 @@ impl PdeParams {
     pub fn report(&self, diagnostics: Diagnostics, gp: &PdeGp) -> Diagnostics {
         diagnostics.with(PARAMETERS, self.estimate(gp))
     }
+}
+
+/// The pde model fitted to values `y` at `x`: the params fitted with it where the pde has
+/// any, and their profile posteriors read where `profiles` asks (a reported estimate:
+/// [`PdeGp::with_param_profiles`]).
+pub fn fit_pde_model(
+    model: PdeModel,
+    (x, y): (&[Vec<f64>], &[f64]),
+    residuals: &Residuals,
+    params: Option<&PdeParams>,
+    starts: Starts<PdeHyper>,
+    noise: &KnownNoise,
+    profiles: bool,
+) -> Result<PdeGp, GpError> {
+    Ok(match params {
+        None => PdeGp::fit(model, x, y, residuals, starts, noise)?,
+        Some(p) => {
+            let fit = PdeGp::fit_with_params(model, x, y, p, starts, noise)?;
+            match profiles {
+                true => fit.with_param_profiles(model, x, y, p, noise),
+                false => fit,
+            }
+        }
+    })
 }
 
 impl ParamEquations for PdeParams {
