@@ -5,7 +5,7 @@
 use crate::diagnostics::{Diagnostics, PARAMETERS};
 use crate::strategies::pde::{param_centre, PdeEquations};
 use crate::surrogates::gp::GpError;
-use crate::surrogates::pde_gp::{ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals};
+use crate::surrogates::pde_gp::{moved, ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals};
 use crate::surrogates::{KnownNoise, Starts};
 use pinnbo_dsl::ir::{Param, ParamId};
 use pinnbo_dsl::Problem;
@@ -80,8 +80,8 @@ impl PdeParams {
         let fitted: Vec<f64> = (self.declared.iter().zip(phi))
             .map(|(param, &p)| param.from_fitted(p))
             .collect();
-        let undetermined = (!spread.undetermined.is_empty())
-            .then(|| self.undetermined(&spread.undetermined, &fitted));
+        let undetermined =
+            (!spread.undetermined.is_empty()).then(|| self.undetermined(&spread.undetermined));
         let mut out = Map::new();
         for (k, param) in self.declared.iter().enumerate() {
             let std = spread.std.get(k).copied().unwrap_or(f64::INFINITY);
@@ -112,35 +112,16 @@ impl PdeParams {
         Value::Object(out)
     }
 
-    /// What the data determine where they leave `directions` (in the fitted coordinates)
-    /// free: "only k/c is determined by the data". Moving along one changes each param by a
-    /// relative amount (a `log` param's coordinate is its log already; another's, over its
-    /// value, or its box's width near 0): two params moving alike keep their ratio, two
-    /// moving oppositely their product. Two free directions or more leave every param they
-    /// move undetermined.
-    fn undetermined(&self, directions: &[Vec<f64>], values: &[f64]) -> String {
-        let relative = |direction: &[f64]| -> Vec<f64> {
-            (self.declared.iter().zip(direction).zip(values))
-                .map(|((param, &d), &v)| match param.log {
-                    true => d,
-                    false => {
-                        let (lo, hi) = param.fitted_bounds();
-                        d / v.abs().max(1e-3 * (hi - lo))
-                    }
-                })
-                .collect()
-        };
-        let moving = |relative: &[f64]| -> Vec<usize> {
-            let most = relative.iter().fold(0.0f64, |m, r| m.max(r.abs()));
-            (0..relative.len())
-                .filter(|&k| most > 0.0 && relative[k].abs() >= 0.25 * most)
-                .collect()
-        };
+    /// What the data determine where they leave `directions` (each param's relative change,
+    /// [`ParamEquations::units`]) free: "only k/c is determined by the data". The params a
+    /// direction moves are those [`moved`] says, the criterion that left them undetermined;
+    /// two moving alike keep their ratio, two moving oppositely their product. Two free
+    /// directions or more leave every param they move undetermined.
+    fn undetermined(&self, directions: &[Vec<f64>]) -> String {
         let name = |k: usize| self.declared[k].name.as_str();
         let names = |ks: &[usize]| ks.iter().map(|&k| name(k)).collect::<Vec<_>>().join(", ");
-        if let [direction] = directions {
-            let relative = relative(direction);
-            match moving(&relative).as_slice() {
+        if let [relative] = directions {
+            match moved(relative).as_slice() {
                 [] => {}
                 [k] => return format!("the data do not determine {}", name(*k)),
                 &[a, b] => {
@@ -165,9 +146,7 @@ impl PdeParams {
                 }
             }
         }
-        let mut all: Vec<usize> = (directions.iter())
-            .flat_map(|d| moving(&relative(d)))
-            .collect();
+        let mut all: Vec<usize> = directions.iter().flat_map(|d| moved(d)).collect();
         all.sort_unstable();
         all.dedup();
         match all.as_slice() {
@@ -229,6 +208,20 @@ impl ParamEquations for PdeParams {
             residuals
         };
         Some((residuals, derivatives))
+    }
+
+    /// A `log` param's coordinate moves by relative changes already; another's relative to
+    /// its value, or to a thousandth of its box's width near 0.
+    fn units(&self, phi: &[f64]) -> Vec<f64> {
+        (self.declared.iter().zip(phi))
+            .map(|(param, &p)| match param.log {
+                true => 1.0,
+                false => {
+                    let (lo, hi) = param.fitted_bounds();
+                    p.abs().max(1e-3 * (hi - lo))
+                }
+            })
+            .collect()
     }
 }
 

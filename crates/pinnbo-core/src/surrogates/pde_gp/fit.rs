@@ -248,9 +248,12 @@ impl PdeGp {
         let (hyper, param_spread) = match best {
             Some((_, theta)) => {
                 let gradient = |t: &[f64]| f(t).map(|(_, g)| g);
-                let spread = match (params, gradient(&theta)) {
-                    (0, _) => ParamSpread::default(),
-                    (_, Some(g)) => laplace(gradient, (&theta, &g), (&lo, &hi), params),
+                let spread = match (&source, gradient(&theta)) {
+                    (RowSource::Fixed(_), _) => ParamSpread::default(),
+                    (RowSource::Params { equations, .. }, Some(g)) => {
+                        let units = equations.units(&theta[theta.len() - params..]);
+                        laplace(gradient, (&theta, &g), (&lo, &hi), &units)
+                    }
                     (_, None) => ParamSpread::unknown(params),
                 };
                 (PdeHyper::unpack(&theta, model.discrepancy, params), spread)

@@ -39,7 +39,7 @@ pub use params::ParamEquations;
 pub use profile::Profile;
 use rayon::prelude::*;
 use rows::Rows;
-pub use spread::ParamSpread;
+pub use spread::{moved, ParamSpread};
 pub use target_spread::TargetSpread;
 
 /// How the residual equations' noise is set (module docs).

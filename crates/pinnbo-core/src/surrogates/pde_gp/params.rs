@@ -17,6 +17,14 @@ pub trait ParamEquations: Sync {
     /// The equations at the fitted coordinates `phi`, and their derivative in each of them,
     /// row by row; None where they cannot be read (a coefficient not finite anywhere).
     fn at(&self, phi: &[f64]) -> Option<(Residuals, Vec<Residuals>)>;
+
+    /// Each param's unit of relative change at the fitted coordinates `phi`: a move `d` of
+    /// its coordinate changes it by `d / unit` of itself. What "a direction moves a param"
+    /// is weighed in, so that it does not depend on the param's units. The default: the
+    /// fitted coordinates are relative already (logs).
+    fn units(&self, phi: &[f64]) -> Vec<f64> {
+        vec![1.0; phi.len()]
+    }
 }
 
 /// Where a fit's rows come from: fixed equations (built once), or equations that move with

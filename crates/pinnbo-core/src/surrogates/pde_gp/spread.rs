@@ -22,8 +22,10 @@ pub struct ParamSpread {
     /// likelihood-ratio interval is the box, or, unprofiled, a marginal spread wider than
     /// the box's).
     pub std: Vec<f64>,
-    /// The directions in the params the data do not determine: what a report names ("only
-    /// b/a is determined"); empty where the data determine every param.
+    /// The directions in the params the data do not determine, each param's component its
+    /// relative change ([`ParamEquations::units`](super::ParamEquations::units)): what a
+    /// report names ("only b/a is determined", [`moved`]); empty where the data determine
+    /// every param.
     pub undetermined: Vec<Vec<f64>>,
     /// Each param's profile (None where none was read; empty until
     /// [`PdeGp::with_param_profiles`](super::PdeGp::with_param_profiles) reads them): a
@@ -60,17 +62,19 @@ impl ParamSpread {
 /// the diagonal of its inverse. Central, not forward: a well-determined combination's
 /// curvature can be 10⁴ times a hyperparameter's, and forward differences' error (about
 /// the step's share of the largest curvature) would blur the small ones into flat ones. A
-/// direction that is flat or concave and moves a param leaves that param undetermined, as
-/// does a marginal spread wider than its box's uniform prior's (`width/√12`): the data then
-/// say no more than the box.
+/// direction that is flat or concave and moves a param ([`moved`], in the relative changes
+/// `units` gives) leaves that param undetermined, as does a marginal spread wider than its
+/// box's uniform prior's (`width/√12`): the data then say no more than the box.
 pub(super) fn laplace(
     gradient: impl Fn(&[f64]) -> Option<Vec<f64>>,
     (theta, at_optimum): (&[f64], &[f64]),
     (lo, hi): (&[f64], &[f64]),
-    params: usize,
+    units: &[f64],
 ) -> ParamSpread {
+    let params = units.len();
     let n = theta.len();
     let first_param = n - params;
+    let relative = |d: &[f64]| -> Vec<f64> { d.iter().zip(units).map(|(d, u)| d / u).collect() };
     let width = |i: usize| hi[i] - lo[i];
     let at_bound =
         |i: usize| theta[i] - lo[i] < 1e-6 * width(i) || hi[i] - theta[i] < 1e-6 * width(i);
@@ -123,18 +127,14 @@ pub(super) fn laplace(
             }
         } else if share > 1e-2 {
             // Flat or concave where the params move: those moving most are undetermined.
-            undetermined.push(direction);
+            undetermined.push(relative(&direction));
         }
     }
     let mut undetermined = span(undetermined);
     let prior_std = |k: usize| width(first_param + k) / 12f64.sqrt();
     let mut std: Vec<f64> = (0..params).map(|k| variance[k].sqrt()).collect();
-    for direction in &undetermined {
-        for (k, s) in std.iter_mut().enumerate() {
-            if moves(direction, k) {
-                *s = f64::INFINITY;
-            }
-        }
+    for k in undetermined.iter().flat_map(|d| moved(d)) {
+        std[k] = f64::INFINITY;
     }
     // No positive direction moves a param of variance 0: flat as well.
     let flat: Vec<bool> = std.iter().map(|s| !(s.is_finite() && *s > 0.0)).collect();
@@ -148,7 +148,8 @@ pub(super) fn laplace(
                 .map(|e| vectors[(place[j], e)] * vectors[(place[k], e)] / values[e])
                 .sum::<f64>()
         };
-        undetermined.push((0..params).map(covariance).collect());
+        let column: Vec<f64> = (0..params).map(covariance).collect();
+        undetermined.push(relative(&column));
     }
     for k in too_wide {
         std[k] = f64::INFINITY;
@@ -166,11 +167,14 @@ pub(super) fn laplace(
     }
 }
 
-/// Whether moving along `direction` (in the params) moves param `k`: by at least a tenth
-/// of the param that moves most.
-fn moves(direction: &[f64], k: usize) -> bool {
+/// The params that moving along `direction` (their relative changes) moves: each by at
+/// least a tenth of the one it moves most. The one criterion for which params a free direction
+/// leaves undetermined and which a report names.
+pub fn moved(direction: &[f64]) -> Vec<usize> {
     let most = direction.iter().fold(0.0f64, |m, v| m.max(v.abs()));
-    direction[k].abs() >= 0.1 * most
+    (0..direction.len())
+        .filter(|&k| most > 0.0 && direction[k].abs() >= 0.1 * most)
+        .collect()
 }
 
 /// `laplace`'s spread with each param no flat direction moves read from its profile
@@ -205,7 +209,7 @@ pub(super) fn with_profiles(
     // spans the box, or its spread at the optimum was wider than the box while another
     // param's direction was flat), it is free alone.
     for k in 0..params {
-        let named = (spread.undetermined.iter()).any(|d| moves(d, k));
+        let named = (spread.undetermined.iter()).any(|d| moved(d).contains(&k));
         if !spread.std[k].is_finite() && !named {
             let alone = (0..params).map(|j| f64::from(j == k)).collect();
             spread.undetermined.push(alone);
@@ -277,7 +281,7 @@ mod tests {
             )
         };
         let at = gradient(&theta).unwrap();
-        let spread = laplace(gradient, (&theta, &at), (&lo, &hi), 1);
+        let spread = laplace(gradient, (&theta, &at), (&lo, &hi), &[1.0]);
         // Over coordinates 0 and 3: the inverse of [[2, 1.5], [1.5, 2]] at (3, 3).
         let marginal = (2.0f64 / (4.0 - 2.25)).sqrt();
         assert!(
@@ -291,9 +295,34 @@ mod tests {
             Some(vec![s, 0.0, 0.0, s])
         };
         let at = flat(&theta).unwrap();
-        let spread = laplace(flat, (&theta, &at), (&lo, &hi), 1);
+        let spread = laplace(flat, (&theta, &at), (&lo, &hi), &[1.0]);
         assert_eq!(spread.std, vec![f64::INFINITY]);
         assert_eq!(spread.undetermined.len(), 1);
+    }
+
+    /// Which params a flat direction moves is weighed in relative changes, not in the
+    /// params' units: p₁ = 0.05 is p₀ = 1 in other units, the data fix only p₀ − 20 p₁, and
+    /// both are undetermined (in their own units p₁ moves a twentieth of p₀, which a
+    /// criterion in those units would leave determined, named under p₀'s sentence).
+    #[test]
+    fn a_flat_direction_moves_params_by_their_relative_change() {
+        let gradient = |t: &[f64]| -> Option<Vec<f64>> {
+            let s = t[1] - 20.0 * t[2];
+            Some(vec![200.0 * t[0], 2.0 * s, -40.0 * s])
+        };
+        let theta = [0.0, 1.0, 0.05];
+        let (lo, hi) = ([-1.0, 0.1, 0.005], [1.0, 10.0, 0.5]);
+        let at = gradient(&theta).unwrap();
+        let spread = laplace(gradient, (&theta, &at), (&lo, &hi), &[1.0, 0.05]);
+        assert_eq!(spread.std, vec![f64::INFINITY; 2], "{spread:?}");
+        let [direction] = spread.undetermined.as_slice() else {
+            panic!("one free direction: {spread:?}");
+        };
+        assert_eq!(moved(direction), vec![0, 1]);
+        assert!(
+            (direction[0] / direction[1] - 1.0).abs() < 1e-6,
+            "{direction:?}"
+        );
     }
 
     /// A param the curvature at the optimum puts wider than its box (a quartic's flat
@@ -309,7 +338,7 @@ mod tests {
         let (lo, hi) = ([-1.0, -2.0], [1.0, 2.0]);
         let theta = [0.0, 0.0];
         let gradient = |t: &[f64]| quartic(t).map(|(_, g)| g);
-        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), 1);
+        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), &[1.0]);
         assert_eq!(
             spread.std,
             vec![f64::INFINITY],
@@ -329,7 +358,7 @@ mod tests {
             Some((s * s, vec![2.0 * s, -2.0 * s]))
         };
         let gradient = |t: &[f64]| traded(t).map(|(_, g)| g);
-        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), 1);
+        let spread = laplace(gradient, (&theta, &[0.0, 0.0]), (&lo, &hi), &[1.0]);
         let spread = with_profiles(&traded, (&theta, 0.0), (&lo, &hi), spread);
         assert_eq!((spread.std, spread.flat), (vec![f64::INFINITY], vec![true]));
     }
