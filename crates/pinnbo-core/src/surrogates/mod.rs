@@ -3,6 +3,7 @@
 
 pub mod field_objective;
 pub mod gp;
+pub mod mixture;
 pub(crate) mod network;
 pub mod neural;
 pub mod pde_gp;

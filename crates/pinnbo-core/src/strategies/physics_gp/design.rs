@@ -268,10 +268,19 @@ impl Strategy for PhysicsDesign {
             (false, Some(w)) => self.sensed.objective_loo(history, &self.sensed.refit_at(w)),
             _ => self.objective_loo(&with_pde, history),
         };
+        // Where the pde's model searches, it searches averaged over the params' posterior.
+        let averaged = (self.params.as_ref()).filter(|_| keep).and_then(|params| {
+            let (x, y) = self.sensed.rows(history);
+            params.averaged(&with_pde, self.model(), &x, (&y, &[]))
+        });
+        if let Some(mixture) = &averaged {
+            diagnostics = diagnostics.with("param_models", mixture.models());
+        }
         let check = SensedCheck::new(field_loo, &alone);
         let diagnostics = check.annotate(diagnostics);
         let fitted = FittedObjective {
-            model: chosen(&with_pde, &without, keep),
+            model: (averaged.as_ref())
+                .map_or(chosen(&with_pde, &without, keep), |m| m as &dyn GpPosterior),
             diagnostics: diagnostics.clone(),
             faces: false,
             clock,

@@ -18,6 +18,7 @@ use crate::strategies::pde::{
 };
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
+use crate::surrogates::mixture::Mixture;
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{keep_pde, Check, TARGET_LEVEL};
@@ -344,6 +345,22 @@ impl PhysicsGp {
 }
 
 impl PhysicsGp {
+    /// The pde's model averaged over its params' profile posteriors
+    /// ([`PdeParams::averaged`]), conditioned on every point of `history`; None where the
+    /// acquisition uses gp-ei's model or no profile was read.
+    fn averaged(&self, fit: &PdeFit, history: &[Observed]) -> Option<Mixture<PdeGp>> {
+        let params = self.params.as_ref()?;
+        if let PdeFit::Checked {
+            keep_pde: false, ..
+        } = fit
+        {
+            return None;
+        }
+        let (x, y) = points_and_values(history);
+        let sems = crate::history::told_sems(history, 0);
+        params.averaged(fit.with_pde(), self.model(), &x, (&y, &sems))
+    }
+
     /// Whether a maximum principle puts the optimum on the faces: decided once without
     /// params, at each fit's estimate of them with params.
     fn faces_at_estimate(&self, gp: &PdeGp) -> bool {
@@ -483,8 +500,14 @@ impl Strategy for PhysicsGp {
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
         }
+        let averaged = self.averaged(&fit, history);
+        if let Some(mixture) = &averaged {
+            fitted = fitted.with("param_models", mixture.models());
+        }
         let objective = FittedObjective {
-            model: fit.model(),
+            model: averaged
+                .as_ref()
+                .map_or(fit.model(), |m| m as &dyn GpPosterior),
             diagnostics: fitted,
             faces,
             clock,

@@ -5,11 +5,16 @@
 use crate::diagnostics::{Diagnostics, PARAMETERS};
 use crate::strategies::pde::{param_centre, PdeEquations};
 use crate::surrogates::gp::GpError;
+use crate::surrogates::mixture::Mixture;
 use crate::surrogates::pde_gp::{moved, ParamEquations, PdeGp, PdeHyper, PdeModel, Residuals};
 use crate::surrogates::{KnownNoise, Starts};
 use pinnbo_dsl::ir::{Param, ParamId};
 use pinnbo_dsl::Problem;
 use serde_json::{json, Map, Value};
+
+/// A profile point weighing less than this share of its profile is left out of the
+/// average over the params ([`PdeParams::averaged`]): set before any run, not tuned.
+const MIN_WEIGHT: f64 = 0.01;
 
 /// The pde's equations as functions of the params it uses (their fitted coordinates `φ`:
 /// the value, or its log for a `log` param), for the objective as the GP models it.
@@ -156,6 +161,40 @@ impl PdeParams {
         }
     }
 
+    /// The pde model `gp` averaged over its params' profile posteriors: one model at each
+    /// profile point of weight at least [`MIN_WEIGHT`] (its hyperparameters and params
+    /// those the profile minimized at, conditioned on `x` and `values`, pending points'
+    /// stand-ins included), each profile's points weighted by their share of it and every
+    /// profile alike. With several params this averages over the profiles' ridges, not the
+    /// joint posterior. None without two such points (no profile read: the fitted params
+    /// alone). docs/decisions.md "The params' uncertainty in the acquisition".
+    pub fn averaged(
+        &self,
+        gp: &PdeGp,
+        model: PdeModel,
+        x: &[Vec<f64>],
+        values: (&[f64], &[Option<f64>]),
+    ) -> Option<Mixture<PdeGp>> {
+        let profiles: Vec<_> = gp.param_spread.profiles.iter().flatten().collect();
+        let share = 1.0 / profiles.len() as f64;
+        let components: Vec<(f64, PdeGp)> = (profiles.iter())
+            .flat_map(|profile| {
+                (profile.weights().into_iter().zip(&profile.optima))
+                    .filter(|(w, optimum)| *w >= MIN_WEIGHT && !optimum.is_empty())
+                    .map(|(w, optimum)| (share * w, optimum))
+            })
+            .filter_map(|(w, optimum)| {
+                let hyper = PdeHyper::from_packed(optimum, model.discrepancy, self.count())?;
+                let residuals = self.model_equations(&hyper.params)?;
+                let at = gp.with_more_at(hyper, model, x, values, &residuals).ok()?;
+                Some((w, at))
+            })
+            .collect();
+        (components.len() >= 2)
+            .then(|| Mixture::new(components))
+            .flatten()
+    }
+
     /// `diagnostics` with the estimate under `parameters`.
     pub fn report(&self, diagnostics: Diagnostics, gp: &PdeGp) -> Diagnostics {
         diagnostics.with(PARAMETERS, self.estimate(gp))
@@ -239,6 +278,13 @@ mod tests {
     /// of the file's closed-form field spread over its 1-D box, and after a second one that
     /// also sees `pending` points' stand-ins (at the worst value so far), by one strategy.
     fn estimates(text: &str, count: usize, pending: usize) -> (Value, Value) {
+        let (first, second) = steps(text, count, pending);
+        let parameters = |d: Value| d["parameters"].clone();
+        (parameters(first), parameters(second))
+    }
+
+    /// The diagnostics of [`estimates`]' two proposals.
+    fn steps(text: &str, count: usize, pending: usize) -> (Value, Value) {
         let text = match text.contains("method ") {
             true => format!("problem \"p\"\n{text}"),
             false => format!("problem \"p\"\n{text}method physics-gp {{ }}\n"),
@@ -259,12 +305,7 @@ mod tests {
         let mut method = strategy(&problem, "physics-gp", 0).unwrap();
         let mut estimate = |history: &[Observed]| {
             let proposal = method.propose(&space, history, &mut ChaCha8Rng::seed_from_u64(1));
-            proposal
-                .unwrap()
-                .diagnostics
-                .get("parameters")
-                .unwrap()
-                .clone()
+            Value::Object(proposal.unwrap().diagnostics.to_map())
         };
         let first = estimate(&history);
         let worst = history
@@ -281,6 +322,30 @@ mod tests {
 
     fn estimate(text: &str, count: usize) -> Value {
         estimates(text, count, 0).0
+    }
+
+    /// Where the data leave a param uncertain, the search reads the model averaged over
+    /// its profile posterior: from 4 values of `u'' + k² u = 0.3 k² x` (k = 2.5) the
+    /// profile spreads over the box, and the proposal averages several models over it.
+    #[test]
+    fn an_uncertain_param_is_averaged_over() {
+        let (step, _) = steps(
+            "var x in [0, 3]
+param k in [0.5, 8] log
+             field u(x) = cos(2.5*x) + 0.3*x
+pde dxx(u) + k^2*u = 0.3*k^2*x
+minimize u
+             method physics-gp { check none }
+",
+            4,
+            0,
+        );
+        let models = step["param_models"].as_u64();
+        assert!(models.is_some_and(|m| m >= 2), "{step}");
+        assert!(
+            step["parameters"]["k"]["std"].as_f64().unwrap() > 0.1,
+            "{step}"
+        );
     }
 
     /// Pending points enter the acquisition only: a batch of 4 stand-ins at the worst value

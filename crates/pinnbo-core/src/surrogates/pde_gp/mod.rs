@@ -209,8 +209,21 @@ impl PdeGp {
         (values, sems): (&[f64], &[Option<f64>]),
         residuals: &Residuals,
     ) -> Result<PdeGp, GpError> {
+        self.with_more_at(self.hyper.clone(), model, x, (values, sems), residuals)
+    }
+
+    /// [`PdeGp::with_more`] at other hyperparameters and params `hyper` (a point of a
+    /// param's profile), `residuals` the equations at its params: the same standardization.
+    pub fn with_more_at(
+        &self,
+        hyper: PdeHyper,
+        model: PdeModel,
+        x: &[Vec<f64>],
+        (values, sems): (&[f64], &[Option<f64>]),
+        residuals: &Residuals,
+    ) -> Result<PdeGp, GpError> {
         let rows = Rows::standardized(x, values, residuals, self.standardizer)?.with_sems(sems);
-        let gp = PdeGp::condition(rows, self.hyper.clone(), model)?;
+        let gp = PdeGp::condition(rows, hyper, model)?;
         Ok(PdeGp {
             nll: self.nll,
             target_spread: self.target_spread,

@@ -24,29 +24,40 @@ const PROFILE_STOP: Stop = Stop {
 /// that bounds the likelihood-ratio interval.
 const LIKELIHOOD_RATIO_95: f64 = 1.92;
 
-/// One param's profile: its fitted coordinate at each point (ascending) and how far the
+/// One param's profile: its fitted coordinate at each point (ascending), how far the
 /// profiled negative log posterior lies above its lowest value there (infinite where no
-/// fit factored).
+/// fit factored), and the coordinates (every hyperparameter and param) it was minimized at
+/// (empty where no fit factored).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Profile {
     pub points: Vec<f64>,
     pub drops: Vec<f64>,
+    pub optima: Vec<Vec<f64>>,
 }
 
 impl Profile {
-    /// The mean and standard deviation of `g(φ)` under the profile posterior, the density
-    /// `exp(−drop)` taken linear between points (the trapezoid rule).
+    /// Each point's share of the profile posterior, the density `exp(−drop)` taken linear
+    /// between points (the trapezoid rule: a point weighs half the spacing to each
+    /// neighbour); they sum to 1.
+    pub fn weights(&self) -> Vec<f64> {
+        let n = self.points.len();
+        let spacing = |i: usize| self.points[i.min(n - 1)] - self.points[i.saturating_sub(1)];
+        let raw: Vec<f64> = (0..n)
+            .map(|i| (-self.drops[i]).exp() * 0.5 * (spacing(i) + spacing(i + 1)))
+            .collect();
+        let mass: f64 = raw.iter().sum();
+        raw.iter().map(|w| w / mass).collect()
+    }
+
+    /// The mean and standard deviation of `g(φ)` under the profile posterior
+    /// ([`Profile::weights`]).
     pub fn moments(&self, g: impl Fn(f64) -> f64) -> (f64, f64) {
-        let density: Vec<f64> = self.drops.iter().map(|d| (-d).exp()).collect();
+        let weights = self.weights();
         let values: Vec<f64> = self.points.iter().map(|&p| g(p)).collect();
-        let integral = |h: &dyn Fn(usize) -> f64| -> f64 {
-            (0..self.points.len().saturating_sub(1))
-                .map(|i| 0.5 * (h(i) + h(i + 1)) * (self.points[i + 1] - self.points[i]))
-                .sum()
-        };
-        let mass = integral(&|i| density[i]);
-        let mean = integral(&|i| density[i] * values[i]) / mass;
-        let variance = integral(&|i| density[i] * (values[i] - mean).powi(2)) / mass;
+        let mean: f64 = weights.iter().zip(&values).map(|(w, v)| w * v).sum();
+        let variance: f64 = (weights.iter().zip(&values))
+            .map(|(w, v)| w * (v - mean).powi(2))
+            .sum();
         (mean, variance.max(0.0).sqrt())
     }
 
@@ -84,7 +95,7 @@ pub(super) fn profile(
     points.dedup_by(|a, b| (*a - *b).abs() <= 1e-9 * width);
     points.retain(|p| (p - at).abs() > 1e-9 * width);
     let (below, above): (Vec<f64>, Vec<f64>) = points.iter().partition(|&&p| p < at);
-    let mut found: Vec<(f64, f64)> = vec![(at, value)];
+    let mut found: Vec<(f64, f64, Vec<f64>)> = vec![(at, value, theta.to_vec())];
     for side in [below.into_iter().rev().collect::<Vec<_>>(), above] {
         let mut start = theta.to_vec();
         for p in side {
@@ -92,21 +103,30 @@ pub(super) fn profile(
             (lo[index], hi[index], start[index]) = (p, p, p);
             match quasi_newton::minimize(f, &start, &lo, &hi, PROFILE_STOP) {
                 Some((v, optimum)) if v.is_finite() => {
-                    found.push((p, v));
+                    found.push((p, v, optimum.clone()));
                     start = optimum;
                 }
-                _ => found.push((p, f64::INFINITY)),
+                _ => found.push((p, f64::INFINITY, Vec::new())),
             }
         }
     }
-    if found.iter().filter(|(_, v)| v.is_finite()).count() < 2 {
+    if found.iter().filter(|(_, v, _)| v.is_finite()).count() < 2 {
         return None;
     }
     found.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let lowest = found.iter().map(|(_, v)| *v).fold(f64::INFINITY, f64::min);
+    let lowest = found
+        .iter()
+        .map(|(_, v, _)| *v)
+        .fold(f64::INFINITY, f64::min);
+    let (points, rest): (Vec<f64>, Vec<(f64, Vec<f64>)>) = found
+        .into_iter()
+        .map(|(p, v, o)| (p, (v - lowest, o)))
+        .unzip();
+    let (drops, optima) = rest.into_iter().unzip();
     Some(Profile {
-        points: found.iter().map(|(p, _)| *p).collect(),
-        drops: found.iter().map(|(_, v)| v - lowest).collect(),
+        points,
+        drops,
+        optima,
     })
 }
 
