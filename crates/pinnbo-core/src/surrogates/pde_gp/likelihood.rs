@@ -143,8 +143,12 @@ impl Factored {
             .flat_map(|j| (0..m).map(move |i| (i, j)))
             .map(|(i, j)| a(i, j).powi(2) / (diagonal[i] * diagonal[j]))
             .sum();
-        let squares = (self.y_hat.iter().zip(&self.h_hat).zip(&diagonal))
-            .map(|((y, h), variance)| (y - c * h).powi(2) / variance);
+        // The constant mean that best explains the targets.
+        let rows = || self.y_hat.iter().zip(&self.h_hat).zip(&diagonal);
+        let along: f64 = rows().map(|((y, h), v)| y * h / v).sum();
+        let norm: f64 = rows().map(|((_, h), v)| h * h / v).sum();
+        let c = if norm > 0.0 { along / norm } else { c };
+        let squares = rows().map(|((y, h), variance)| (y - c * h).powi(2) / variance);
         TargetSpread {
             mean_square: squares.sum::<f64>() / m.max(1) as f64,
             independent: (m * m) as f64 / correlation_squares,

@@ -659,3 +659,49 @@ fn a_wrong_pde_hands_the_data_to_the_discrepancy() {
     );
     assert!(with_delta < 1.25 * plain, "{with_delta} against {plain}");
 }
+
+/// The targets' test reads the constant mean that best explains the targets. With a term in
+/// the field itself (`u'' + 9u = 4.5`, exact for `u = 0.5 + cos 3x`) the mean cancels from
+/// the field, so the observations given the pde leave it free and the fit ends anywhere
+/// along it; the targets of a right pde then stay within the prior's range.
+#[test]
+fn the_targets_test_reads_the_mean_that_fits_them() {
+    let count = 40;
+    let points: Vec<f64> = (0..count)
+        .map(|j| (j as f64 + 0.5) / count as f64)
+        .collect();
+    let r = Residuals {
+        functionals: (points.iter())
+            .map(|z| Functional {
+                point: vec![*z],
+                terms: vec![
+                    Term {
+                        orders: vec![2],
+                        coefficient: 1.0,
+                    },
+                    Term {
+                        orders: vec![0],
+                        coefficient: 9.0,
+                    },
+                ],
+            })
+            .collect(),
+        targets: vec![4.5; count],
+        value_coefficients: vec![9.0; count],
+    };
+    let x: Vec<Vec<f64>> = [0.05, 0.3, 0.55, 0.8, 0.95]
+        .iter()
+        .map(|v| vec![*v])
+        .collect();
+    let y: Vec<f64> = x.iter().map(|p| 0.5 + (3.0 * p[0]).cos()).collect();
+    let m = model(Scaling::Point, Mean::Constant);
+    for lengthscale in [0.3, 1.0, 3.0] {
+        let gp = PdeGp::with_hyper(m, &x, (&y, &[]), &r, hyper(lengthscale)).unwrap();
+        let spread = gp.target_spread.unwrap();
+        assert!(
+            spread.mean_square <= spread.quantile(0.999),
+            "ℓ = {lengthscale}: {spread:?}, the constant mean {}",
+            gp.constant
+        );
+    }
+}
