@@ -25,6 +25,8 @@ mod profile;
 mod rows;
 mod spread;
 mod target_spread;
+#[cfg(test)]
+mod target_spread_tests;
 
 use crate::numerics::cholesky::Spd;
 use crate::space::Standardizer;

@@ -7,7 +7,6 @@ use crate::surrogates::gp::{Categorical, GpModel, GpSpec, Kernel, Mean};
 use crate::surrogates::{dot, log_normal_density, KnownNoise, Starts};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use rand_distr::StandardNormal;
 
 /// `f(x) = sin(2πx) + x/2` on [0, 1], which satisfies `f'' = −4π² sin(2πx)`; the pde leaves
 /// the null space `a + bx` to the observations.
@@ -30,7 +29,7 @@ fn second_derivative(z: f64, coefficient: f64) -> Functional {
 }
 
 /// The pde at `count` evenly spread points, equation j multiplied by `factor(j)`.
-fn residuals(count: usize, factor: impl Fn(usize) -> f64) -> Residuals {
+pub(super) fn residuals(count: usize, factor: impl Fn(usize) -> f64) -> Residuals {
     let points: Vec<f64> = (0..count)
         .map(|j| (j as f64 + 0.5) / count as f64)
         .collect();
@@ -51,7 +50,7 @@ fn residuals(count: usize, factor: impl Fn(usize) -> f64) -> Residuals {
 
 /// physics-gp's model with `scaling` and `mean` (the prior does not enter a fixed-hyper
 /// posterior).
-fn model(scaling: Scaling, mean: Mean) -> PdeModel {
+pub(super) fn model(scaling: Scaling, mean: Mean) -> PdeModel {
     PdeModel {
         prior: Prior::DimensionScaled,
         scaling,
@@ -60,7 +59,7 @@ fn model(scaling: Scaling, mean: Mean) -> PdeModel {
     }
 }
 
-fn hyper(lengthscale: f64) -> PdeHyper {
+pub(super) fn hyper(lengthscale: f64) -> PdeHyper {
     PdeHyper {
         gp: Hyper {
             log_lengthscales: vec![lengthscale.ln()],
@@ -83,7 +82,7 @@ fn fitted(x: &[Vec<f64>], values: &[f64], r: &Residuals, restarts: usize) -> Pde
     PdeGp::fit(m, x, values, r, starts, &KnownNoise::default()).unwrap()
 }
 
-fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
+pub(super) fn observations() -> (Vec<Vec<f64>>, Vec<f64>) {
     let x = vec![vec![0.1], vec![0.45], vec![0.7], vec![0.95]];
     let y = x.iter().map(|p| field(p[0])).collect();
     (x, y)
@@ -256,79 +255,6 @@ fn leave_one_out_ranks_a_true_pde_above_none_and_a_wrong_one_below() {
     let wrong = residuals(6, |_| 1.0).negated();
     let (right, none, wrong) = (score(&right), score(&Residuals::none()), score(&wrong));
     assert!(right > none && none > wrong, "{right} {none} {wrong}");
-}
-
-/// The pde's targets against the prior ([`PdeGp::target_spread`]): for targets drawn from
-/// the prior itself, their mean square is near 1 and exceeds its 0.9 quantile about one
-/// time in ten; for twice the targets it is exactly four times as large (the constant mean
-/// does not move an equation without a term in f); and the equations count as independent
-/// when they are far apart against the length scale.
-#[test]
-fn target_spread_is_calibrated_on_prior_draws_and_quadratic_in_the_targets() {
-    let (x, values) = observations();
-    let h = hyper(0.15);
-    let m = model(Scaling::Point, Mean::Constant);
-    let spread = |r: &Residuals, h: &PdeHyper| {
-        let gp = PdeGp::with_hyper(m, &x, (&values, &[]), r, h.clone()).unwrap();
-        (gp.target_spread.unwrap(), gp.standardizer.std)
-    };
-    let right = residuals(40, |_| 1.0);
-    let mut doubled = right.clone();
-    doubled.targets.iter_mut().for_each(|g| *g *= 2.0);
-    let (once, std) = spread(&right, &h);
-    let twice = spread(&doubled, &h).0;
-    approx::assert_relative_eq!(
-        twice.mean_square,
-        4.0 * once.mean_square,
-        max_relative = 1e-12
-    );
-    assert!(
-        once.independent > 1.0 && once.independent < 40.0,
-        "{once:?}"
-    );
-    let apart = spread(&right, &hyper(0.002)).0.independent;
-    approx::assert_relative_eq!(apart, 40.0, max_relative = 1e-6);
-    // Draws of the 40 equations' targets (in the field's units) from the prior, noise
-    // included.
-    let inv_l = [1.0 / 0.15];
-    let (s2, rho) = (h.gp.log_signal.exp(), h.log_relative.exp());
-    let f = &right.functionals;
-    let prior = Mat::from_fn(f.len(), f.len(), |i, j| {
-        let k = s2 * covariance(&f[i], &f[j], &inv_l, None);
-        if i == j {
-            k * (1.0 + rho)
-        } else {
-            k
-        }
-    });
-    let factor = Spd::new(&prior, "prior").unwrap();
-    let lower = factor.lower_factor();
-    let mut rng = ChaCha8Rng::seed_from_u64(11);
-    let draws = 400;
-    let spreads: Vec<TargetSpread> = (0..draws)
-        .map(|_| {
-            let xi: Vec<f64> = (0..f.len()).map(|_| rng.sample(StandardNormal)).collect();
-            let mut drawn = right.clone();
-            for (j, g) in drawn.targets.iter_mut().enumerate() {
-                *g = std * (0..=j).map(|k| lower[(j, k)] * xi[k]).sum::<f64>();
-            }
-            spread(&drawn, &h).0
-        })
-        .collect();
-    let mean = spreads.iter().map(|t| t.mean_square).sum::<f64>() / draws as f64;
-    assert!(
-        (0.85..1.15).contains(&mean),
-        "mean spread of prior draws {mean}"
-    );
-    let above = spreads
-        .iter()
-        .filter(|t| t.mean_square > t.quantile(0.9))
-        .count() as f64
-        / draws as f64;
-    assert!(
-        (0.05..0.15).contains(&above),
-        "{above} of the draws above the 0.9 quantile"
-    );
 }
 
 /// Fitted to four observations and the pde, the model's draws satisfy the pde at fresh points
@@ -658,50 +584,4 @@ fn a_wrong_pde_hands_the_data_to_the_discrepancy() {
         "{with_delta} against {pde_only}"
     );
     assert!(with_delta < 1.25 * plain, "{with_delta} against {plain}");
-}
-
-/// The targets' test reads the constant mean that best explains the targets. With a term in
-/// the field itself (`u'' + 9u = 4.5`, exact for `u = 0.5 + cos 3x`) the mean cancels from
-/// the field, so the observations given the pde leave it free and the fit ends anywhere
-/// along it; the targets of a right pde then stay within the prior's range.
-#[test]
-fn the_targets_test_reads_the_mean_that_fits_them() {
-    let count = 40;
-    let points: Vec<f64> = (0..count)
-        .map(|j| (j as f64 + 0.5) / count as f64)
-        .collect();
-    let r = Residuals {
-        functionals: (points.iter())
-            .map(|z| Functional {
-                point: vec![*z],
-                terms: vec![
-                    Term {
-                        orders: vec![2],
-                        coefficient: 1.0,
-                    },
-                    Term {
-                        orders: vec![0],
-                        coefficient: 9.0,
-                    },
-                ],
-            })
-            .collect(),
-        targets: vec![4.5; count],
-        value_coefficients: vec![9.0; count],
-    };
-    let x: Vec<Vec<f64>> = [0.05, 0.3, 0.55, 0.8, 0.95]
-        .iter()
-        .map(|v| vec![*v])
-        .collect();
-    let y: Vec<f64> = x.iter().map(|p| 0.5 + (3.0 * p[0]).cos()).collect();
-    let m = model(Scaling::Point, Mean::Constant);
-    for lengthscale in [0.3, 1.0, 3.0] {
-        let gp = PdeGp::with_hyper(m, &x, (&y, &[]), &r, hyper(lengthscale)).unwrap();
-        let spread = gp.target_spread.unwrap();
-        assert!(
-            spread.mean_square <= spread.quantile(0.999),
-            "ℓ = {lengthscale}: {spread:?}, the constant mean {}",
-            gp.constant
-        );
-    }
 }
