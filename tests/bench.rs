@@ -189,6 +189,63 @@ fn quick_bench_writes_every_output_and_its_statistics_match_a_hand_computation()
         assert!((number(row, "q_value") - q).abs() < 1e-6, "{row:?} q {q}");
         assert_eq!(row["rejected"], (q <= 0.05).to_string());
     }
+    // The signed-rank test on each seed's pair, by listing the sign patterns.
+    for (problem, key) in [("quadratic", "regret"), ("disc", "regret_plus_violation")] {
+        let at = |method: &str, seed: usize| -> f64 {
+            let row = rows.iter().find(|r| {
+                r["problem"] == problem
+                    && r["method"] == method
+                    && r["seed"] == seed.to_string()
+                    && r["evaluation"] == "9"
+            });
+            number(row.unwrap(), key)
+        };
+        let differences: Vec<f64> = (0..3)
+            .map(|seed| at("random", seed) - at("gp-ei", seed))
+            .filter(|d| *d != 0.0)
+            .collect();
+        let row = stats.iter().find(|r| r["problem"] == problem).unwrap();
+        match signed_rank_by_enumeration(&differences) {
+            Some((w_plus, p)) => {
+                assert_eq!(row["pairs"], differences.len().to_string());
+                assert!((number(row, "w_plus") - w_plus).abs() < 1e-12, "{row:?}");
+                assert!(
+                    (number(row, "paired_p_value") - p).abs() < 1e-12,
+                    "{row:?} p {p}"
+                );
+            }
+            None => assert!(row["paired_p_value"].is_empty(), "{row:?}"),
+        }
+    }
+}
+
+/// The signed-rank statistic and its one-sided p by listing all 2^n sign patterns (ranks of
+/// |d|, ties at their average); None where no pair differs.
+fn signed_rank_by_enumeration(differences: &[f64]) -> Option<(f64, f64)> {
+    let n = differences.len();
+    if n < 1 {
+        return None;
+    }
+    let rank = |d: f64| {
+        let below = differences.iter().filter(|e| e.abs() < d.abs()).count() as f64;
+        let tied = differences.iter().filter(|e| e.abs() == d.abs()).count() as f64;
+        below + (tied + 1.0) / 2.0
+    };
+    let ranks: Vec<f64> = differences.iter().map(|d| rank(*d)).collect();
+    let w_plus: f64 = (differences.iter().zip(&ranks))
+        .filter(|(d, _)| **d > 0.0)
+        .map(|(_, r)| r)
+        .sum();
+    let at_least = (0..1u32 << n)
+        .filter(|mask| {
+            let sum: f64 = (0..n)
+                .filter(|i| mask >> i & 1 == 1)
+                .map(|i| ranks[i])
+                .sum();
+            sum >= w_plus - 1e-9
+        })
+        .count();
+    Some((w_plus, at_least as f64 / (1u32 << n) as f64))
 }
 
 #[test]

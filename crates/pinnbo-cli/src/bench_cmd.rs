@@ -469,6 +469,11 @@ fn stats_csv(comparisons: &[Comparison]) -> String {
         "p_value",
         "q_value",
         "rejected",
+        "pairs",
+        "w_plus",
+        "paired_p_value",
+        "paired_q_value",
+        "paired_rejected",
         "note",
     ]
     .map(String::from);
@@ -485,6 +490,11 @@ fn stats_csv(comparisons: &[Comparison]) -> String {
             cell(c.p_value),
             cell(c.q_value),
             c.rejected.map_or(String::new(), |r| r.to_string()),
+            c.paired.map_or(String::new(), |t| t.pairs.to_string()),
+            cell(c.paired.map(|t| t.w_plus)),
+            cell(c.paired.map(|t| t.p_value)),
+            cell(c.paired_q_value),
+            c.paired_rejected.map_or(String::new(), |r| r.to_string()),
             c.note.clone().unwrap_or_default(),
         ]
     });
@@ -538,13 +548,14 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
     s += "| problem | baseline | baseline mean | against mean | t | df | p | q | H0 rejected |\n";
     s += "|---|---|---|---|---|---|---|---|---|\n";
     let num = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v:.3}"));
+    let verdict = |rejected: Option<bool>, note: &Option<String>| match (rejected, note) {
+        (Some(true), _) => "T".to_string(),
+        (Some(false), _) => "F".to_string(),
+        (None, Some(note)) => format!("– ({note})"),
+        (None, None) => "–".to_string(),
+    };
     for c in &report.comparisons {
-        let verdict = match (c.rejected, &c.note) {
-            (Some(true), _) => "T".to_string(),
-            (Some(false), _) => "F".to_string(),
-            (None, Some(note)) => format!("– ({note})"),
-            (None, None) => "–".to_string(),
-        };
+        let verdict = verdict(c.rejected, &c.note);
         let _ = writeln!(
             s,
             "| {} | {} | {:.4e} | {:.4e} | {} | {} | {} | {} | {verdict} |",
@@ -556,6 +567,26 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
             num(c.df),
             num(c.p_value),
             num(c.q_value)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n## One-sided signed-rank tests against {} on each seed's pair (H1: the baseline's values are greater; Benjamini–Hochberg at {})\n",
+        report.against, report.alpha
+    );
+    s += "| problem | baseline | seeds that differ | W+ | p | q | H0 rejected |\n";
+    s += "|---|---|---|---|---|---|---|\n";
+    for c in &report.comparisons {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} |",
+            c.problem,
+            c.baseline,
+            c.paired.map_or("–".to_string(), |t| t.pairs.to_string()),
+            c.paired.map_or("–".to_string(), |t| t.w_plus.to_string()),
+            num(c.paired.map(|t| t.p_value)),
+            num(c.paired_q_value),
+            verdict(c.paired_rejected, &c.note)
         );
     }
     let unfinished: Vec<&Outcome> = outcomes

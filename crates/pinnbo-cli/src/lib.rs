@@ -64,7 +64,8 @@ pub enum Command {
     Predict(predict_cmd::Options),
     /// Compare methods: every (problem, method, seed) run journaled under --out (re-running
     /// continues unfinished runs and reuses finished ones); writes results.csv, a regret plot
-    /// per problem, one-sided Welch t-tests with Benjamini–Hochberg (stats.csv) and report.md.
+    /// per problem, one-sided Welch and paired signed-rank tests with Benjamini–Hochberg
+    /// (stats.csv) and report.md.
     Bench(bench_cmd::Options),
     /// List the methods, or one method's settings with their values, defaults and meaning.
     Methods(methods_cmd::Options),

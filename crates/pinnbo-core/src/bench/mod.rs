@@ -4,6 +4,7 @@
 //! All methods share the initial design and the observation noise of a seed: both are drawn
 //! from the run's seed alone (`run::stream`, `design::points`), never from the method.
 
+pub mod paired;
 pub mod results;
 pub mod stats;
 

@@ -2,6 +2,7 @@
 //! regret, or regret plus violation for constrained problems), final-budget statistics per
 //! method, the significance tests, and where the time went.
 
+use super::paired::{signed_rank_greater, SignedRank};
 use super::stats::{benjamini_hochberg, welch_greater, Moments};
 use super::Outcome;
 use crate::oracle::minimized;
@@ -197,6 +198,8 @@ pub struct Final {
     pub metric: Metric,
     /// Over the runs that reached the budget with a value.
     pub values: Vec<f64>,
+    /// Each value's seed.
+    pub seeds: Vec<u64>,
     pub moments: Moments,
     /// Runs left out: stopped early, or nothing feasible found.
     pub left_out: usize,
@@ -218,7 +221,12 @@ pub struct Comparison {
     /// Benjamini–Hochberg adjusted, over every test of the benchmark.
     pub q_value: Option<f64>,
     pub rejected: Option<bool>,
-    /// Why no test was made.
+    /// The signed-rank test on the seeds both finished ([`signed_rank_greater`]), corrected
+    /// by Benjamini–Hochberg over the benchmark's paired tests.
+    pub paired: Option<SignedRank>,
+    pub paired_q_value: Option<f64>,
+    pub paired_rejected: Option<bool>,
+    /// Why a test was not made.
     pub note: Option<String>,
 }
 
@@ -287,10 +295,10 @@ pub fn report(
                 .map(|(_, r)| *r)
                 .collect();
             curves.push(curve(method, metric, &complete));
-            let values: Vec<f64> = complete
+            let (seeds, values): (Vec<u64>, Vec<f64>) = complete
                 .iter()
-                .filter_map(|r| r.last().and_then(|row| metric.of(row)))
-                .collect();
+                .filter_map(|r| r.last().and_then(|row| Some((row.seed, metric.of(row)?))))
+                .unzip();
             finals.push(Final {
                 problem: problem.name.clone(),
                 method: method.clone(),
@@ -298,6 +306,7 @@ pub fn report(
                 moments: Moments::of(&values),
                 left_out: runs.len() - values.len(),
                 values,
+                seeds,
             });
         }
         problems.push(ProblemReport {
@@ -333,8 +342,22 @@ fn curve(method: &str, metric: Metric, runs: &[&Vec<Row>]) -> Curve {
     }
 }
 
-/// One-sided Welch tests of every other method against `against` on each problem, corrected
-/// together by Benjamini–Hochberg.
+/// The two methods' values on the seeds both have, as `(baseline, against)` pairs.
+fn paired_by_seed(baseline: &Final, against: &Final) -> Vec<(f64, f64)> {
+    let theirs: BTreeMap<u64, f64> = against
+        .seeds
+        .iter()
+        .copied()
+        .zip(against.values.iter().copied())
+        .collect();
+    (baseline.seeds.iter().zip(&baseline.values))
+        .filter_map(|(seed, v)| theirs.get(seed).map(|a| (*v, *a)))
+        .collect()
+}
+
+/// One-sided Welch tests of every other method against `against` on each problem, and
+/// signed-rank tests on their seeds' pairs, each kind corrected together by
+/// Benjamini–Hochberg.
 fn compare(problems: &[ProblemReport], against: &str, alpha: f64) -> Vec<Comparison> {
     let mut out = Vec::new();
     for p in problems {
@@ -343,6 +366,12 @@ fn compare(problems: &[ProblemReport], against: &str, alpha: f64) -> Vec<Compari
         };
         for f in p.finals.iter().filter(|f| f.method != against) {
             let test = welch_greater(&f.values, &reference.values);
+            let paired = signed_rank_greater(&paired_by_seed(f, reference));
+            let notes: Vec<String> = [test.as_ref().err(), paired.as_ref().err()]
+                .into_iter()
+                .flatten()
+                .map(|e| e.to_string())
+                .collect();
             out.push(Comparison {
                 problem: p.problem.clone(),
                 baseline: f.method.clone(),
@@ -355,19 +384,33 @@ fn compare(problems: &[ProblemReport], against: &str, alpha: f64) -> Vec<Compari
                 p_value: test.as_ref().ok().map(|w| w.p_value),
                 q_value: None,
                 rejected: None,
-                note: test.err().map(|e| e.to_string()),
+                paired: paired.ok(),
+                paired_q_value: None,
+                paired_rejected: None,
+                note: (!notes.is_empty()).then(|| notes.join("; ")),
             });
         }
     }
-    let tested: Vec<usize> = (0..out.len())
-        .filter(|&i| out[i].p_value.is_some())
-        .collect();
-    let p: Vec<f64> = tested.iter().filter_map(|&i| out[i].p_value).collect();
-    for (&i, (q, rejected)) in tested.iter().zip(benjamini_hochberg(&p, alpha)) {
-        out[i].q_value = Some(q);
-        out[i].rejected = Some(rejected);
+    let welch: Vec<Option<f64>> = out.iter().map(|c| c.p_value).collect();
+    for (i, q, rejected) in corrected(&welch, alpha) {
+        (out[i].q_value, out[i].rejected) = (Some(q), Some(rejected));
+    }
+    let paired: Vec<Option<f64>> = out.iter().map(|c| c.paired.map(|t| t.p_value)).collect();
+    for (i, q, rejected) in corrected(&paired, alpha) {
+        (out[i].paired_q_value, out[i].paired_rejected) = (Some(q), Some(rejected));
     }
     out
+}
+
+/// Benjamini–Hochberg over the tests that were made: (index, q, rejected).
+fn corrected(p_values: &[Option<f64>], alpha: f64) -> Vec<(usize, f64, bool)> {
+    let tested: Vec<(usize, f64)> = (p_values.iter().enumerate())
+        .filter_map(|(i, p)| p.map(|p| (i, p)))
+        .collect();
+    let p: Vec<f64> = tested.iter().map(|(_, p)| *p).collect();
+    (tested.iter().zip(benjamini_hochberg(&p, alpha)))
+        .map(|((i, _), (q, rejected))| (*i, q, rejected))
+        .collect()
 }
 
 fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {

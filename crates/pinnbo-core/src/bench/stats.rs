@@ -48,6 +48,10 @@ pub enum TestError {
     TooFewRuns(usize, usize),
     #[error("both samples are constant")]
     NoVariance,
+    #[error("needs at least two seeds that both methods finished (have {0})")]
+    TooFewPairs(usize),
+    #[error("the two methods' values are equal on every seed")]
+    NoDifference,
 }
 
 /// `P(T > t)` for the Welch statistic of `baseline` against `method`.
