@@ -39,10 +39,7 @@ pub fn signed_rank_greater(pairs: &[(f64, f64)]) -> Result<SignedRank, TestError
         return Err(TestError::NoDifference);
     }
     let doubled = doubled_ranks(&differences);
-    let w2: u64 = (differences.iter().zip(&doubled))
-        .filter(|(d, _)| **d > 0.0)
-        .map(|(_, r)| r)
-        .sum();
+    let w2 = positive_sum(&differences, &doubled);
     let p_value = match differences.len() <= EXACT_UP_TO {
         true => exact_upper_tail(&doubled, w2),
         false => normal_upper_tail(&doubled, w2),
@@ -72,6 +69,14 @@ fn doubled_ranks(differences: &[f64]) -> Vec<u64> {
         start += size;
     }
     ranks
+}
+
+/// The doubled ranks summed over the positive differences: twice W+.
+fn positive_sum(differences: &[f64], doubled: &[u64]) -> u64 {
+    (differences.iter().zip(doubled))
+        .filter(|(d, _)| **d > 0.0)
+        .map(|(_, r)| r)
+        .sum()
 }
 
 /// The share of the 2ⁿ sign patterns whose doubled positive rank sum is at least `w2`.
@@ -164,10 +169,7 @@ mod tests {
             .map(|i| if i % 3 == 0 { -(i as f64) } else { i as f64 })
             .collect();
         let doubled = doubled_ranks(&differences);
-        let w2: u64 = (differences.iter().zip(&doubled))
-            .filter(|(d, _)| **d > 0.0)
-            .map(|(_, r)| r)
-            .sum();
+        let w2 = positive_sum(&differences, &doubled);
         let (exact, normal) = (
             exact_upper_tail(&doubled, w2),
             normal_upper_tail(&doubled, w2),
