@@ -8,8 +8,8 @@ its bound), and how many replaced a repeat by exploring, per problem and method 
 import glob, json, re, sys, collections
 
 def bounds(pde):
-    """The `var name in [lo, hi]` bounds of a problem file, in order."""
-    text = open(pde).read()
+    """The `var name in [lo, hi]` bounds of a problem file, in order (`param` lines not)."""
+    text = "\n".join(l for l in open(pde) if l.lstrip().startswith("var "))
     return [(float(a), float(b)) for a, b in
             re.findall(r"\bin\s*\[\s*([-0-9.eE+]+)\s*,\s*([-0-9.eE+]+)\s*\]", text)]
 
