@@ -9,7 +9,7 @@ import glob, json, re, sys, collections
 
 def bounds(pde):
     """The `var name in [lo, hi]` bounds of a problem file, in order (`param` lines not)."""
-    text = "\n".join(l for l in open(pde) if l.lstrip().startswith("var "))
+    text = "".join(l for l in open(pde) if l.lstrip().startswith("var "))
     return [(float(a), float(b)) for a, b in
             re.findall(r"\bin\s*\[\s*([-0-9.eE+]+)\s*,\s*([-0-9.eE+]+)\s*\]", text)]
 
@@ -23,6 +23,8 @@ for journal in sorted(glob.glob(sys.argv[1] + "/*/*/seed*/journal.jsonl")):
             continue
         c = counts[(problem, method)]
         c[0] += 1
+        if len(box) != len(record["x"]):
+            sys.exit(f"{journal}: {len(record['x'])} coordinates, but bounds read for {len(box)}")
         unit = [(v - lo) / (hi - lo) for v, (lo, hi) in zip(record["x"], box)]
         c[1] += min(min(u, 1 - u) for u in unit) < 1e-6
         c[2] += "explored_std" in (record.get("diagnostics") or {})
