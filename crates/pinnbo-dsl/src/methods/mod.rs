@@ -466,8 +466,8 @@ const PHYSICS_GP: &[Spec] = &[
          carry does not mislead the search; `prequential`: the pde's model must also have \
          predicted the proposals' values, before they were observed, better over the run; \
          `none`: the pde's model always; `discrepancy`: the pde's model plus a discrepancy the \
-         pde does not govern, its amplitude fitted (the faces searched only while it is below \
-         1% of the field's)",
+         pde does not govern, its amplitude and length scale fitted (the faces searched only \
+         while it carries below 1% of the fitted signal's variance at the observations)",
     ),
     Spec::new(
         "prior",

@@ -20,7 +20,8 @@ const SIGNAL: (f64, f64) = (-3.0, 5.0);
 /// ρ from 1e-10 (the pde exact to rounding) to 0.1.
 const RELATIVE: (f64, f64) = (-23.0, -2.3);
 /// The discrepancy's signal variance (standardized) from 1e-6, where it carries nothing, to
-/// 10; its length scale within the plain GP's reach.
+/// 10; its length scale within the plain GP's reach, and never below the observations'
+/// spacing ([`shortest_discrepancy_lengthscale`]).
 const DISCREPANCY_SIGNAL: (f64, f64) = (-13.8, 2.3);
 const DISCREPANCY_LENGTHSCALE: (f64, f64) = (-4.6, 2.3);
 /// Where the discrepancy starts: a hundredth of the signal, a fifth of the box.
@@ -52,6 +53,17 @@ pub(super) fn shortest_lengthscale(equations: usize, d: usize) -> f64 {
         0 => LENGTHSCALE.0,
         n => LENGTHSCALE.0.max(-(n as f64).ln() / d as f64),
     }
+}
+
+/// The log of the shortest length scale the discrepancy may take over `observed`
+/// observations in `d` variables: their spacing `n^(−1/d)` in the unit cube. A discrepancy
+/// shorter than that is uncorrelated from one observation to the next, which is what the
+/// noise already is: the likelihood cannot tell the two apart, and a right pde's noisy
+/// observations would be handed to the discrepancy (docs/decisions.md "A discrepancy the
+/// pde does not govern").
+pub(super) fn shortest_discrepancy_lengthscale(observed: usize, d: usize) -> f64 {
+    let n = observed.max(1) as f64;
+    (DISCREPANCY_LENGTHSCALE.0).max(-n.ln() / d as f64)
 }
 
 impl PdeGp {
@@ -117,11 +129,17 @@ impl PdeGp {
         // A known observation noise is held fixed, as for the plain GP; every start takes it.
         let noise = known_noise.bounds(NOISE, source.observed(), &standardizer);
         let shortest = shortest_lengthscale(equations, d);
+        let delta_lengthscale = (
+            shortest_discrepancy_lengthscale(source.observed(), d),
+            DISCREPANCY_LENGTHSCALE.1,
+        );
         // A start moved into the fit's bounds: the noise and the length scales.
         let start_discrepancy = || {
             model.discrepancy.then(|| Discrepancy {
                 log_signal: START_DISCREPANCY.0.ln(),
-                log_lengthscale: (START_DISCREPANCY.1 * (d as f64).sqrt()).ln(),
+                log_lengthscale: (START_DISCREPANCY.1 * (d as f64).sqrt())
+                    .ln()
+                    .max(delta_lengthscale.0),
             })
         };
         let admissible = |mut h: PdeHyper| {
@@ -129,9 +147,13 @@ impl PdeGp {
             h.gp.log_lengthscales
                 .iter_mut()
                 .for_each(|l| *l = l.max(shortest));
-            // A start saved by a model with (or without) a discrepancy fits this one.
+            // A start saved by a model with (or without) a discrepancy fits this one; a
+            // saved one's length scale rises to this step's spacing.
             if h.discrepancy.is_some() != model.discrepancy {
                 h.discrepancy = start_discrepancy();
+            }
+            if let Some(delta) = &mut h.discrepancy {
+                delta.log_lengthscale = delta.log_lengthscale.max(delta_lengthscale.0);
             }
             for (p, (lo, hi)) in h.params.iter_mut().zip(&param_bounds) {
                 *p = p.clamp(*lo, *hi);
@@ -218,7 +240,7 @@ impl PdeGp {
             .chain(
                 (model
                     .discrepancy
-                    .then_some([DISCREPANCY_SIGNAL, DISCREPANCY_LENGTHSCALE]))
+                    .then_some([DISCREPANCY_SIGNAL, delta_lengthscale]))
                 .into_iter()
                 .flatten(),
             )

@@ -29,6 +29,7 @@ mod target_spread;
 mod target_spread_tests;
 
 use crate::numerics::cholesky::Spd;
+use crate::numerics::moments::mean_and_deviation;
 use crate::space::Standardizer;
 use crate::surrogates::gp::{GpError, Hyper, Kernel, Mean, Prior};
 use crate::surrogates::{
@@ -328,11 +329,41 @@ impl PdeGp {
         self.hyper.gp.log_signal.exp() + delta
     }
 
-    /// The discrepancy's signal variance as a share of the field's (0 without one): how much
-    /// of the observations the pde does not explain.
+    /// How much of the fitted signal at the observations the pde does not explain (0 without
+    /// a discrepancy): the variance over the observations of the discrepancy's posterior
+    /// mean, as a share of its own and the field's. Posterior means leave the noise out, so
+    /// noise the fit explains as noise is no discrepancy; a ratio of prior variances would
+    /// be, and it compares the discrepancy with the field's prior, most of which a pde pins.
     pub fn discrepancy_share(&self) -> f64 {
-        (self.hyper.discrepancy.as_ref())
-            .map_or(0.0, |d| (d.log_signal - self.hyper.gp.log_signal).exp())
+        let Some(delta) = &self.hyper.discrepancy else {
+            return 0.0;
+        };
+        let (s2, inv_l2) = (delta.log_signal.exp(), (-2.0 * delta.log_lengthscale).exp());
+        let observations = &self.functionals[..self.observed];
+        let weights: Vec<f64> = (self.scale.iter().zip(&self.alpha))
+            .take(self.observed)
+            .map(|(scale, a)| s2 * scale * a)
+            .collect();
+        let (carried, field): (Vec<f64>, Vec<f64>) = observations
+            .iter()
+            .map(|at| {
+                let u = at.point.as_slice();
+                let carried: f64 = (observations.iter().zip(&weights))
+                    .map(|(x, w)| {
+                        w * Kernel::Matern52
+                            .eval(inv_l2 * squared_distance(u, &x.point))
+                            .0
+                    })
+                    .sum();
+                (carried, self.centred_mean(u) - carried)
+            })
+            .unzip();
+        let (carried, field) = (mean_and_deviation(&carried).1, mean_and_deviation(&field).1);
+        let total = carried.powi(2) + field.powi(2);
+        match total > 0.0 {
+            true => carried.powi(2) / total,
+            false => 0.0,
+        }
     }
 
     /// How many residual equations the model is conditioned on (0 without the pde).
