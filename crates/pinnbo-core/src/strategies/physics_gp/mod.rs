@@ -76,8 +76,13 @@ pub struct PhysicsGp {
 /// leaves a search as good as gp-ei's) and which of the two is used.
 enum PdeFit {
     Unchecked(Box<PdeGp>),
-    /// The pde's model with a discrepancy (`check discrepancy`).
-    WithDiscrepancy(Box<PdeGp>),
+    /// The pde's model with a discrepancy (`check discrepancy`), and whether the discrepancy's
+    /// share confirms the pde: read at the fit, from the real observations alone (pending
+    /// points' stand-ins would be handed to the discrepancy).
+    WithDiscrepancy {
+        gp: Box<PdeGp>,
+        confirmed: bool,
+    },
     Checked {
         with_pde: Box<PdeGp>,
         /// gp-ei's own model of the objective: what the search falls back to.
@@ -108,7 +113,7 @@ impl PdeFit {
     fn keeps_pde(&self) -> bool {
         match self {
             PdeFit::Unchecked(_) => true,
-            PdeFit::WithDiscrepancy(gp) => gp.discrepancy_share() < CONFIRMED,
+            PdeFit::WithDiscrepancy { confirmed, .. } => *confirmed,
             PdeFit::Checked { keep_pde, .. } => *keep_pde,
         }
     }
@@ -116,7 +121,7 @@ impl PdeFit {
     /// The pde's model, whether or not the acquisition uses it.
     fn with_pde(&self) -> &PdeGp {
         match self {
-            PdeFit::Unchecked(gp) | PdeFit::WithDiscrepancy(gp) => gp,
+            PdeFit::Unchecked(gp) | PdeFit::WithDiscrepancy { gp, .. } => gp,
             PdeFit::Checked { with_pde, .. } => with_pde,
         }
     }
@@ -124,7 +129,9 @@ impl PdeFit {
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
-            PdeFit::Unchecked(with_pde) | PdeFit::WithDiscrepancy(with_pde) => with_pde.as_ref(),
+            PdeFit::Unchecked(with_pde) | PdeFit::WithDiscrepancy { gp: with_pde, .. } => {
+                with_pde.as_ref()
+            }
             PdeFit::Checked {
                 with_pde,
                 without,
@@ -257,13 +264,14 @@ impl PhysicsGp {
         };
         let plausible_targets = model_check::plausible(with_pde.target_spread);
         if self.check == Check::Discrepancy && plausible_targets {
+            let share = with_pde.discrepancy_share();
             let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde)
-                .with("discrepancy_share", with_pde.discrepancy_share());
-            return Ok((
-                PdeFit::WithDiscrepancy(Box::new(with_pde)),
-                diagnostics,
-                hyper,
-            ));
+                .with("discrepancy_share", share);
+            let fit = PdeFit::WithDiscrepancy {
+                gp: Box::new(with_pde),
+                confirmed: share < CONFIRMED,
+            };
+            return Ok((fit, diagnostics, hyper));
         }
         if self.check == Check::None || x.len() < 2 {
             let diagnostics = with_target_spread(fit_diagnostics(&with_pde), &with_pde);
@@ -328,7 +336,10 @@ impl PhysicsGp {
         };
         Ok(match fit {
             PdeFit::Unchecked(gp) => PdeFit::Unchecked(pde(&gp)?),
-            PdeFit::WithDiscrepancy(gp) => PdeFit::WithDiscrepancy(pde(&gp)?),
+            PdeFit::WithDiscrepancy { gp, confirmed } => PdeFit::WithDiscrepancy {
+                gp: pde(&gp)?,
+                confirmed,
+            },
             PdeFit::Checked {
                 with_pde,
                 without,
