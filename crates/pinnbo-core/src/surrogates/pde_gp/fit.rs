@@ -43,27 +43,31 @@ const WARM_STOP: Stop = Stop {
     ..FIT_STOP
 };
 
+/// The log of the spacing of `points` points in the unit cube of `d` variables, `n^(−1/d)`
+/// (0 for none: the cube's side).
+fn log_spacing(points: usize, d: usize) -> f64 {
+    -(points.max(1) as f64).ln() / d as f64
+}
+
 /// The log of the shortest length scale the fit may take with `equations` residual
-/// equations in `d` variables: their spacing `N^(−1/d)` in the unit cube. Below it the
-/// equations no longer constrain the field between the residual points, and a fit that
-/// must explain noisy observations with too little noise escapes the pde there instead of
-/// raising the noise (docs/decisions.md "physics-gp's shortest length scale").
+/// equations in `d` variables: their spacing. Below it the equations no longer constrain
+/// the field between the residual points, and a fit that must explain noisy observations
+/// with too little noise escapes the pde there instead of raising the noise
+/// (docs/decisions.md "physics-gp's shortest length scale").
 pub(super) fn shortest_lengthscale(equations: usize, d: usize) -> f64 {
     match equations {
         0 => LENGTHSCALE.0,
-        n => LENGTHSCALE.0.max(-(n as f64).ln() / d as f64),
+        n => LENGTHSCALE.0.max(log_spacing(n, d)),
     }
 }
 
 /// The log of the shortest length scale the discrepancy may take over `observed`
-/// observations in `d` variables: their spacing `n^(−1/d)` in the unit cube. A discrepancy
-/// shorter than that is uncorrelated from one observation to the next, which is what the
-/// noise already is: the likelihood cannot tell the two apart, and a right pde's noisy
-/// observations would be handed to the discrepancy (docs/decisions.md "A discrepancy the
-/// pde does not govern").
+/// observations in `d` variables: their spacing. A discrepancy shorter than that is
+/// uncorrelated from one observation to the next, which is what the noise already is: the
+/// likelihood cannot tell the two apart, and a right pde's noisy observations would be
+/// handed to the discrepancy (docs/decisions.md "A discrepancy the pde does not govern").
 pub(super) fn shortest_discrepancy_lengthscale(observed: usize, d: usize) -> f64 {
-    let n = observed.max(1) as f64;
-    (DISCREPANCY_LENGTHSCALE.0).max(-n.ln() / d as f64)
+    DISCREPANCY_LENGTHSCALE.0.max(log_spacing(observed, d))
 }
 
 impl PdeGp {

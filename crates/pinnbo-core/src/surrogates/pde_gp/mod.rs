@@ -339,7 +339,10 @@ impl PdeGp {
             return 0.0;
         };
         let (s2, inv_l2) = (delta.log_signal.exp(), (-2.0 * delta.log_lengthscale).exp());
+        let inv_l = self.inverse_lengthscales();
         let observations = &self.functionals[..self.observed];
+        // The posterior means are cross-covariances times `alpha`: the field's with every
+        // row, the discrepancy's with the observations' rows only (as `cross_observed`).
         let weights: Vec<f64> = (self.scale.iter().zip(&self.alpha))
             .take(self.observed)
             .map(|(scale, a)| s2 * scale * a)
@@ -347,15 +350,13 @@ impl PdeGp {
         let (carried, field): (Vec<f64>, Vec<f64>) = observations
             .iter()
             .map(|at| {
-                let u = at.point.as_slice();
                 let carried: f64 = (observations.iter().zip(&weights))
                     .map(|(x, w)| {
-                        w * Kernel::Matern52
-                            .eval(inv_l2 * squared_distance(u, &x.point))
-                            .0
+                        let r2 = inv_l2 * squared_distance(&at.point, &x.point);
+                        w * Kernel::Matern52.eval(r2).0
                     })
                     .sum();
-                (carried, self.centred_mean(u) - carried)
+                (carried, dot(&self.cross(at, &inv_l), &self.alpha))
             })
             .unzip();
         let (carried, field) = (mean_and_deviation(&carried).1, mean_and_deviation(&field).1);
