@@ -1,5 +1,6 @@
 //! What `solve` reports about the pde's unknown constants: each one's marginal standard
-//! deviation, or why it has none, and a fit that ended on its box's bound.
+//! deviation, or why it has none, and a fit that ended on its box's bound; and how often
+//! the check kept the pde.
 
 mod common;
 mod support;
@@ -10,6 +11,12 @@ use support::{scratch, text};
 /// Solves `body` (a 1-D closed-form field with params) with physics-gp and `settings`,
 /// eight evaluations: the printed report and `summary.json`'s `parameters`.
 fn solved(name: &str, body: &str, settings: &str) -> (String, Value) {
+    let (report, summary) = solved_summary(name, body, settings);
+    (report, summary["parameters"].clone())
+}
+
+/// [`solved`] with the whole `summary.json`.
+fn solved_summary(name: &str, body: &str, settings: &str) -> (String, Value) {
     let problem = format!(
         "problem \"{name}\"\n{body}budget 8, init 6 sobol\n\
          method physics-gp {{ residual_points 64{settings} }}\n"
@@ -22,7 +29,33 @@ fn solved(name: &str, body: &str, settings: &str) -> (String, Value) {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let summary = std::fs::read_to_string(dir.join("run/summary.json")).unwrap();
     let summary: Value = serde_json::from_str(&summary).unwrap();
-    (text(&out.stdout), summary["parameters"].clone())
+    (text(&out.stdout), summary)
+}
+
+/// The summary counts the check's verdicts over the model-driven steps and the report
+/// says the same; `check none` keeps the pde at every one.
+#[test]
+fn the_report_says_how_often_the_pde_was_kept() {
+    let body = "var x in [0, 1]\nparam k in [0.5, 5]\nfield u(x) = 1.5*x*(1 - x)\n\
+                pde dxx(u) = -k\nminimize u\n";
+    let (report, summary) = solved_summary("unchecked", body, ", check none");
+    let checks = &summary["pde_checks"];
+    assert_eq!(
+        checks,
+        &serde_json::json!({"steps": 2, "kept": 2, "dropped_by": {}, "last_kept": true})
+    );
+    assert!(
+        report.contains("physics    the pde kept at every step (2)\n"),
+        "{report}"
+    );
+    let (report, summary) = solved_summary("checked", body, "");
+    let checks = &summary["pde_checks"];
+    assert_eq!(checks["steps"], 2, "{checks}");
+    let dropped: u64 = (checks["dropped_by"].as_object().unwrap().values())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(checks["kept"].as_u64().unwrap() + dropped, 2, "{checks}");
+    assert!(report.contains("physics    the pde kept at "), "{report}");
 }
 
 /// Where the data determine only a ratio, neither param has a standard deviation and the

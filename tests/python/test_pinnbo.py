@@ -339,6 +339,11 @@ def test_a_runs_fitted_params_are_exposed_as_summary_json_has_them(tmp_path):
     assert abs(k["value"] - 2.5) < 0.5 and k["std"] > 0
     summary = json.loads((tmp_path / "rod" / "summary.json").read_text())
     assert summary["parameters"] == opt.parameters
+    checks = opt.pde_checks
+    assert checks == summary["pde_checks"] and checks["steps"] == 2
+    assert checks["kept"] + sum(checks["dropped_by"].values()) == 2
+    gp_ei = pinnbo.minimize(rod, [(0, 3)], budget=8, out=tmp_path / "ei", method="gp-ei")
+    assert gp_ei.pde_checks is None
 
 
 def test_a_callable_may_return_constraints(tmp_path):

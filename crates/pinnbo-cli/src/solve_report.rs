@@ -3,7 +3,7 @@
 
 use pinnbo_core::oracle;
 use pinnbo_core::run::front;
-use pinnbo_core::run::{ParamEstimate, Run};
+use pinnbo_core::run::{ParamEstimate, PdeChecks, Run};
 use pinnbo_core::Summary;
 use pinnbo_dsl::Problem;
 
@@ -70,6 +70,9 @@ pub(crate) fn print_report(run: &Run, s: &Summary) {
             c.expected_improvement_relative
         );
     }
+    if let Some(c) = &s.pde_checks {
+        println!("physics    {}", pde_line(c));
+    }
     for (name, e) in &s.parameters {
         println!("param      {}", param_line(name, e));
     }
@@ -122,6 +125,27 @@ fn print_front(p: &Problem, front: &front::Front) {
     }
 }
 
+/// How often the check kept the pde, what dropped it at the other steps, and whether the
+/// last step searched with it.
+fn pde_line(c: &PdeChecks) -> String {
+    if c.kept == c.steps {
+        return format!("the pde kept at every step ({})", c.steps);
+    }
+    let by: Vec<String> = (c.dropped_by.iter())
+        .map(|(why, n)| format!("{why} {n}"))
+        .collect();
+    let last = match c.last_kept {
+        true => "the last step searched with it",
+        false => "the last step searched without it",
+    };
+    format!(
+        "the pde kept at {} of {} steps (dropped by {}); {last} (docs/algorithms.md §8)",
+        c.kept,
+        c.steps,
+        by.join(", ")
+    )
+}
+
 /// One fitted param as the report shows it: its estimate and standard deviation (with the
 /// value the model is fitted at where that lies a tenth of a std or more away), or why it
 /// has none, and a warning where the fit ended on its box's bound.
@@ -166,5 +190,26 @@ mod tests {
             "a = 5.388 ± 1.24 (the model is fitted at 5.672)"
         );
         assert_eq!(param_line("a", &estimate(5.4)), "a = 5.388 ± 1.24");
+    }
+
+    #[test]
+    fn the_physics_line_counts_the_steps_and_names_what_dropped_the_pde() {
+        let checks = |kept, dropped_by: &[(&str, usize)], last_kept| PdeChecks {
+            steps: 15,
+            kept,
+            dropped_by: (dropped_by.iter())
+                .map(|(why, n)| (why.to_string(), *n))
+                .collect(),
+            last_kept,
+        };
+        assert_eq!(
+            pde_line(&checks(15, &[], true)),
+            "the pde kept at every step (15)"
+        );
+        assert_eq!(
+            pde_line(&checks(9, &[("leave-one-out", 5), ("targets", 1)], false)),
+            "the pde kept at 9 of 15 steps (dropped by leave-one-out 5, targets 1); the last \
+             step searched without it (docs/algorithms.md §8)"
+        );
     }
 }

@@ -44,6 +44,11 @@ const TYPED: [&str; 7] = [
 /// the run's summary reports them.
 pub const PARAMETERS: &str = "parameters";
 
+/// Whether a physics method's step conditioned its model on the pde, and when it did not,
+/// what dropped it: the run's summary counts them.
+pub const PDE_KEPT: &str = "pde_kept";
+pub const PDE_DROPPED_BY: &str = "pde_dropped_by";
+
 /// Below this share of the observations' standard deviation, no point's expected improvement
 /// is worth reporting: the run counts as converged (docs/algorithms.md §6).
 pub const CONVERGED: f64 = 1e-3;

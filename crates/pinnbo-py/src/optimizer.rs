@@ -589,6 +589,15 @@ impl Optimizer {
         convert::prediction(py, run.problem(), &p)
     }
 
+    /// How often the method's check kept the pde, as `summary.json` has it: `steps`, `kept`,
+    /// `dropped_by` (what dropped it at the others, with counts) and `last_kept`; None for a
+    /// method without a pde check or before its first step.
+    #[getter]
+    fn pde_checks<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        let checks = self.locked().summary().pde_checks;
+        (checks.map(|c| convert::json(py, &serde_json::json!(c)))).transpose()
+    }
+
     /// The last estimate of the pde's unknown constants (`param` in the file), by name:
     /// `{"k": {"value": 2.51, "std": 0.08}}`, `std` None where the data do not pin it; empty
     /// without params or before the first fit.

@@ -7,6 +7,7 @@ use super::named::named_values;
 use super::RunConfig;
 use crate::diagnostics::CONVERGED;
 use crate::diagnostics::PARAMETERS;
+use crate::diagnostics::{PDE_DROPPED_BY, PDE_KEPT};
 use crate::oracle::minimized;
 use pinnbo_dsl::Problem;
 use serde::{Deserialize, Serialize};
@@ -32,6 +33,9 @@ pub struct Summary {
     /// Absent for methods that report no expected improvement.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub convergence: Option<Convergence>,
+    /// How often the method's check kept the pde (absent for methods without one).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pde_checks: Option<PdeChecks>,
     /// The last estimate of the pde's unknown constants, by name (absent without any).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub parameters: BTreeMap<String, ParamEstimate>,
@@ -139,6 +143,7 @@ pub fn summarize(problem: &Problem, config: &RunConfig, records: &[Record]) -> S
         propose_seconds: records.iter().map(|r| r.propose_seconds).sum(),
         evaluate_seconds: records.iter().map(|r| r.evaluate_seconds).sum(),
         convergence: Convergence::of(records, super::outputs::last_improvement(problem, records)),
+        pde_checks: PdeChecks::of(records),
         parameters: last_parameters(records),
         field: None,
         exhausted_at: None,
@@ -186,6 +191,52 @@ impl Convergence {
     }
 }
 
+/// How often a physics method's check kept its pde (docs/algorithms.md §8): whether the
+/// search used the physics, which the best point alone does not say.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PdeChecks {
+    /// The steps whose check decided.
+    pub steps: usize,
+    /// Those whose model was conditioned on the pde.
+    pub kept: usize,
+    /// The others, by what dropped the pde: `leave-one-out` (the observations were
+    /// predicted better without it), `targets` (the fitted prior could not have produced its
+    /// targets), `proposals` (`check prequential`), `discrepancy` (`check discrepancy`).
+    pub dropped_by: BTreeMap<String, usize>,
+    /// Whether the last step that decided kept it.
+    pub last_kept: bool,
+}
+
+impl PdeChecks {
+    /// From the steps' diagnostics ([`PDE_KEPT`], [`PDE_DROPPED_BY`]); None when no step
+    /// decided.
+    pub fn of(records: &[Record]) -> Option<PdeChecks> {
+        let verdicts: Vec<(bool, Option<&str>)> = (records.iter())
+            .filter_map(|r| {
+                let kept = r.diagnostics.get(PDE_KEPT)?.as_bool()?;
+                Some((
+                    kept,
+                    r.diagnostics.get(PDE_DROPPED_BY).and_then(|v| v.as_str()),
+                ))
+            })
+            .collect();
+        let &(last_kept, _) = verdicts.last()?;
+        let mut dropped_by = BTreeMap::new();
+        for (_, by) in verdicts.iter().filter(|(kept, _)| !kept) {
+            // Journals written before the reason was recorded name none.
+            *dropped_by
+                .entry(by.unwrap_or("unrecorded").to_string())
+                .or_insert(0) += 1;
+        }
+        Some(PdeChecks {
+            steps: verdicts.len(),
+            kept: verdicts.iter().filter(|(kept, _)| *kept).count(),
+            dropped_by,
+            last_kept,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -209,6 +260,39 @@ mod tests {
             },
             rng: RngState { seed: 0, index },
         }
+    }
+
+    /// The pde's verdicts are counted over the steps that reported one, each drop by what
+    /// dropped it; a step without a verdict (the initial design, another method) is not a
+    /// step of the check.
+    #[test]
+    fn the_pde_checks_count_the_steps_that_decided() {
+        let verdict = |index, kept: bool, by: Option<&str>| {
+            let mut r = step(index, 1.0);
+            r.diagnostics = (r.diagnostics.with(PDE_KEPT, kept)).with_some(PDE_DROPPED_BY, by);
+            r
+        };
+        let records = vec![
+            step(0, 1.0),
+            verdict(1, true, None),
+            verdict(2, false, Some("leave-one-out")),
+            verdict(3, false, Some("targets")),
+            verdict(4, false, Some("leave-one-out")),
+            verdict(5, false, None),
+            verdict(6, true, None),
+            step(7, 1.0),
+        ];
+        let checks = PdeChecks::of(&records).unwrap();
+        assert_eq!((checks.steps, checks.kept, checks.last_kept), (6, 2, true));
+        let by: Vec<(&str, usize)> = (checks.dropped_by.iter())
+            .map(|(k, n)| (k.as_str(), *n))
+            .collect();
+        assert_eq!(
+            by,
+            [("leave-one-out", 2), ("targets", 1), ("unrecorded", 1)]
+        );
+        assert_eq!(PdeChecks::of(&records[..1]), None);
+        assert!(!PdeChecks::of(&records[..5]).unwrap().last_kept);
     }
 
     /// Converged from the first quiet step after the last improvement: a run whose best

@@ -30,6 +30,12 @@ class Convergence(TypedDict):
     converged_since: Optional[int]
     stopped_at: Optional[int]
 
+class PdeChecks(TypedDict):
+    steps: int
+    kept: int
+    dropped_by: dict[str, int]
+    last_kept: bool
+
 class _ParameterEstimate(TypedDict):
     value: float
     std: Optional[float]
@@ -179,6 +185,9 @@ class Optimizer:
     def best(self) -> Optional[Best]: ...
     @property
     def convergence(self) -> Optional[Convergence]: ...
+    @property
+    def pde_checks(self) -> Optional[PdeChecks]:
+        """How often the check kept the pde, and what dropped it at the other steps."""
     @property
     def parameters(self) -> dict[str, Parameter]:
         """The last estimate of the pde's unknown constants, by name."""

@@ -5,7 +5,7 @@
 //! also fits that plain model and, under `check cross-validation` (the default), searches
 //! with it when it predicts the held-out sensor values better.
 
-use super::model_check::{keep_pde, Check, PredictionRecord};
+use super::model_check::{verdict, Check, PredictionRecord, Verdict};
 use super::params::{fit_pde_model, PdeParams};
 use crate::oracle::NoiseModel;
 use crate::space::Space;
@@ -142,16 +142,16 @@ impl PhysicsDesign {
         history: &[Observed],
         profiles: bool,
         rng: &mut ChaCha8Rng,
-    ) -> Result<(PdeGp, Option<GpModel>, bool), StrategyError> {
+    ) -> Result<(PdeGp, Option<GpModel>, Verdict), StrategyError> {
         let with_pde = self.fit_pde(history, profiles)?;
         if self.check == Check::None {
-            return Ok((with_pde, None, true));
+            return Ok((with_pde, None, Verdict::Kept));
         }
         let without = self.sensed.fit(&self.gp, history, rng)?;
         let scores = (with_pde.leave_one_out(), without.leave_one_out());
         let record = PredictionRecord::default();
-        let keep = keep_pde(self.check, with_pde.target_spread, scores, &record);
-        Ok((with_pde, Some(without), keep))
+        let verdict = verdict(self.check, with_pde.target_spread, scores, &record);
+        Ok((with_pde, Some(without), verdict))
     }
 }
 
@@ -218,8 +218,8 @@ impl Strategy for PhysicsDesign {
         points: &[Vec<f64>],
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
-        let (with_pde, without, keep) = self.fit(history, false, rng)?;
-        let model = chosen(&with_pde, &without, keep);
+        let (with_pde, without, verdict) = self.fit(history, false, rng)?;
+        let model = chosen(&with_pde, &without, verdict.kept());
         Ok(Some(self.sensed.intervals(model, points)))
     }
 
@@ -230,9 +230,10 @@ impl Strategy for PhysicsDesign {
         rng: &mut ChaCha8Rng,
     ) -> Result<Option<crate::strategies::FieldReport>, StrategyError> {
         // A fit moves nothing a proposal starts from: only `propose` keeps its optima.
-        let (with_pde, without, keep) = self.fit(history, false, rng)?;
+        let (with_pde, without, verdict) = self.fit(history, false, rng)?;
         Ok(Some(
-            self.sensed.report(chosen(&with_pde, &without, keep), unit),
+            self.sensed
+                .report(chosen(&with_pde, &without, verdict.kept()), unit),
         ))
     }
 
@@ -243,7 +244,8 @@ impl Strategy for PhysicsDesign {
         rng: &mut ChaCha8Rng,
     ) -> Result<Proposal, StrategyError> {
         let clock = Instant::now();
-        let (with_pde, without, keep) = self.fit(history, true, rng)?;
+        let (with_pde, without, verdict) = self.fit(history, true, rng)?;
+        let keep = verdict.kept();
         self.previous = Some(with_pde.hyper.clone());
         if let Some(w) = &without {
             self.sensed.previous = Some(w.hyper.clone());
@@ -253,8 +255,8 @@ impl Strategy for PhysicsDesign {
             _ => hyper_diagnostics(&with_pde.hyper.gp, with_pde.nll, with_pde.jitter())
                 .with("pde_relative_noise", with_pde.hyper.log_relative.exp())
                 .with("residual_points", with_pde.residual_rows()),
-        }
-        .with("pde_kept", keep);
+        };
+        diagnostics = verdict.report(diagnostics);
         if let Some(w) = &without {
             diagnostics = diagnostics
                 .with("loo_with_pde", with_pde.leave_one_out())

@@ -21,7 +21,7 @@ use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::mixture::Mixture;
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
 use crate::surrogates::{GpPosterior, Starts};
-use model_check::{keep_pde, Check, TARGET_LEVEL};
+use model_check::{verdict, Check, Verdict, TARGET_LEVEL};
 use params::{fit_pde_model, PdeParams};
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
@@ -32,8 +32,8 @@ use std::time::Instant;
 
 pub use model_check::PredictionRecord;
 
-/// The pde is confirmed, under `check discrepancy`, while the discrepancy's signal variance
-/// is below this share of the field's: set before any run, not tuned.
+/// The pde is confirmed, under `check discrepancy`, while the discrepancy's share of the
+/// fitted signal ([`PdeGp::discrepancy_share`]) is below this: set before any run, not tuned.
 const CONFIRMED: f64 = 0.01;
 
 /// Where the maximum principle's conditions are checked: 16 times the default residual
@@ -81,13 +81,13 @@ enum PdeFit {
     /// points' stand-ins would be handed to the discrepancy).
     WithDiscrepancy {
         gp: Box<PdeGp>,
-        confirmed: bool,
+        verdict: Verdict,
     },
     Checked {
         with_pde: Box<PdeGp>,
         /// gp-ei's own model of the objective: what the search falls back to.
         without: Box<GpModel>,
-        keep_pde: bool,
+        verdict: Verdict,
     },
 }
 
@@ -109,13 +109,19 @@ struct FittedHyper {
 }
 
 impl PdeFit {
-    /// Whether the model the acquisition uses is the pde's.
-    fn keeps_pde(&self) -> bool {
+    /// Whether the pde is kept, or what dropped it.
+    fn verdict(&self) -> Verdict {
         match self {
-            PdeFit::Unchecked(_) => true,
-            PdeFit::WithDiscrepancy { confirmed, .. } => *confirmed,
-            PdeFit::Checked { keep_pde, .. } => *keep_pde,
+            PdeFit::Unchecked(_) => Verdict::Kept,
+            PdeFit::WithDiscrepancy { verdict, .. } | PdeFit::Checked { verdict, .. } => *verdict,
         }
+    }
+
+    /// Whether the pde is kept: the acquisition uses its model and, where the maximum
+    /// principle holds, searches the faces (with a discrepancy the model is always the pde's
+    /// and the share decides the faces alone).
+    fn keeps_pde(&self) -> bool {
+        self.verdict().kept()
     }
 
     /// The pde's model, whether or not the acquisition uses it.
@@ -135,9 +141,9 @@ impl PdeFit {
             PdeFit::Checked {
                 with_pde,
                 without,
-                keep_pde,
+                verdict,
             } => {
-                if *keep_pde {
+                if verdict.kept() {
                     with_pde.as_ref()
                 } else {
                     without.as_ref()
@@ -269,7 +275,10 @@ impl PhysicsGp {
                 .with("discrepancy_share", share);
             let fit = PdeFit::WithDiscrepancy {
                 gp: Box::new(with_pde),
-                confirmed: share < CONFIRMED,
+                verdict: match share < CONFIRMED {
+                    true => Verdict::Kept,
+                    false => Verdict::Discrepancy,
+                },
             };
             return Ok((fit, diagnostics, hyper));
         }
@@ -281,8 +290,8 @@ impl PhysicsGp {
         let without = (self.gp).fit_plain(history, previous, self.fallback_restarts, rng)?;
         hyper.without = Some(without.hyper.clone());
         let scores = (with_pde.leave_one_out(), without.leave_one_out());
-        let keep = keep_pde(self.check, with_pde.target_spread, scores, &self.record);
-        let chosen = match keep {
+        let verdict = verdict(self.check, with_pde.target_spread, scores, &self.record);
+        let chosen = match verdict.kept() {
             true => fit_diagnostics(&with_pde),
             false => plain_diagnostics(&without),
         };
@@ -300,7 +309,7 @@ impl PhysicsGp {
         let fit = PdeFit::Checked {
             with_pde: Box::new(with_pde),
             without: Box::new(without),
-            keep_pde: keep,
+            verdict,
         };
         Ok((fit, diagnostics, hyper))
     }
@@ -336,20 +345,20 @@ impl PhysicsGp {
         };
         Ok(match fit {
             PdeFit::Unchecked(gp) => PdeFit::Unchecked(pde(&gp)?),
-            PdeFit::WithDiscrepancy { gp, confirmed } => PdeFit::WithDiscrepancy {
+            PdeFit::WithDiscrepancy { gp, verdict } => PdeFit::WithDiscrepancy {
                 gp: pde(&gp)?,
-                confirmed,
+                verdict,
             },
             PdeFit::Checked {
                 with_pde,
                 without,
-                keep_pde,
+                verdict,
             } => PdeFit::Checked {
                 with_pde: pde(&with_pde)?,
                 without: Box::new(
                     (without.with_more(&self.gp.model, &x, (&y, &sems))).within(PART)?,
                 ),
-                keep_pde,
+                verdict,
             },
         })
     }
@@ -361,13 +370,7 @@ impl PhysicsGp {
     /// acquisition uses gp-ei's model or no profile was read.
     fn averaged(&self, fit: &PdeFit, history: &[Observed]) -> Option<Mixture<PdeGp>> {
         let params = self.params.as_ref()?;
-        if matches!(
-            fit,
-            PdeFit::Checked {
-                keep_pde: false,
-                ..
-            }
-        ) {
+        if matches!(fit, PdeFit::Checked { verdict, .. } if !verdict.kept()) {
             return None;
         }
         let (x, y) = points_and_values(history);
@@ -510,7 +513,7 @@ impl Strategy for PhysicsGp {
         // The maximum principle is the pde's: once the data drop the pde it says nothing of
         // where the optimum is.
         let faces = self.faces_at_estimate(fit.with_pde()) && fit.keeps_pde();
-        let mut fitted = fitted.with("pde_kept", fit.keeps_pde());
+        let mut fitted = fit.verdict().report(fitted);
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
         }

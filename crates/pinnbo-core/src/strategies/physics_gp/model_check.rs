@@ -3,6 +3,7 @@
 //! could have produced the pde's targets, the observations' leave-one-out densities and,
 //! with `check prequential`, from each model's record at the points the run proposed.
 
+use crate::diagnostics::{Diagnostics, PDE_DROPPED_BY, PDE_KEPT};
 use crate::history::Observed;
 use crate::surrogates::gp::GpModel;
 use crate::surrogates::log_normal_density;
@@ -85,29 +86,78 @@ impl PredictionRecord {
 /// the prior could produce is dropped at a step with probability about 0.001.
 pub const TARGET_LEVEL: f64 = 0.001;
 
+/// A step's verdict on the pde: kept, or what dropped it. Journaled (`pde_kept`, and
+/// `pde_dropped_by` with [`Verdict::name`]) and counted in the run's summary.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Kept,
+    /// The fitted prior could not have produced the pde's targets.
+    Targets,
+    /// The model without the pde predicted the held-out observations better.
+    LeaveOneOut,
+    /// The model without the pde predicted the proposals' observations better
+    /// (`check prequential`).
+    Proposals,
+    /// The discrepancy carries at least [`super::CONFIRMED`] of the fitted signal
+    /// (`check discrepancy`).
+    Discrepancy,
+}
+
+impl Verdict {
+    pub fn kept(self) -> bool {
+        self == Verdict::Kept
+    }
+
+    /// What dropped the pde, as the journal and the summary name it; None when kept.
+    pub fn name(self) -> Option<&'static str> {
+        match self {
+            Verdict::Kept => None,
+            Verdict::Targets => Some("targets"),
+            Verdict::LeaveOneOut => Some("leave-one-out"),
+            Verdict::Proposals => Some("proposals"),
+            Verdict::Discrepancy => Some("discrepancy"),
+        }
+    }
+
+    /// `diagnostics` with this verdict.
+    pub fn report(self, diagnostics: Diagnostics) -> Diagnostics {
+        let d = diagnostics.with(PDE_KEPT, self.kept());
+        match self.name() {
+            Some(name) => d.with(PDE_DROPPED_BY, name),
+            None => d,
+        }
+    }
+}
+
 /// Whether the pde's model is kept, by `check`, from its targets' spread under its fitted
 /// prior (None: no residual equation), the two models' leave-one-out scores and the run's
-/// record.
+/// record; the first test that fails names the verdict.
 ///
 /// A prior that cannot produce the targets meets the pde only through bumps around the
 /// residual points, which the acquisition then chases; the observations between them can
 /// still be predicted well, so leave-one-out does not see it (docs/results.md).
-pub fn keep_pde(
+pub fn verdict(
     check: Check,
     targets: Option<TargetSpread>,
     leave_one_out: (f64, f64),
     record: &PredictionRecord,
-) -> bool {
-    let cross_validated = plausible(targets) && leave_one_out.0 >= leave_one_out.1;
+) -> Verdict {
+    if check == Check::None {
+        return Verdict::Kept;
+    }
+    if !plausible(targets) {
+        return Verdict::Targets;
+    }
     match check {
-        Check::None => true,
         // The discrepancy takes leave-one-out's place; the targets' test stays.
-        Check::Discrepancy => plausible(targets),
-        Check::CrossValidation => cross_validated,
+        Check::None | Check::Discrepancy => Verdict::Kept,
+        _ if leave_one_out.0 < leave_one_out.1 => Verdict::LeaveOneOut,
+        Check::CrossValidation => Verdict::Kept,
         // Each score alone is biased towards the model not in use: the one in use is scored
         // where its acquisition expected the most, the other at points it did not choose.
         // Requiring both keeps leave-one-out's verdicts and adds the proposals'.
-        Check::Prequential => cross_validated && record.with_pde >= record.without,
+        Check::Prequential if record.with_pde < record.without => Verdict::Proposals,
+        Check::Prequential => Verdict::Kept,
     }
 }
 
@@ -180,23 +230,38 @@ mod tests {
         let expected = log_density(0.0, (3.0, 0.01)) - log_density(0.0, (0.0, 1.0));
         approx::assert_relative_eq!(record.with_pde - record.without, expected, epsilon = 1e-9);
         // Confidently wrong: the pde's model goes, whatever leave-one-out says.
-        assert!(!keep_pde(Check::Prequential, None, (1.0, -1.0), &record));
-        assert!(keep_pde(Check::CrossValidation, None, (1.0, -1.0), &record));
-        assert!(keep_pde(Check::None, None, (-1.0, 1.0), &record));
+        assert_eq!(
+            verdict(Check::Prequential, None, (1.0, -1.0), &record),
+            Verdict::Proposals
+        );
+        assert_eq!(
+            verdict(Check::CrossValidation, None, (1.0, -1.0), &record),
+            Verdict::Kept
+        );
+        assert_eq!(
+            verdict(Check::None, None, (-1.0, 1.0), &record),
+            Verdict::Kept
+        );
         // Leave-one-out's verdict against the pde stands.
         let swapped = PredictionRecord {
             with_pde: record.without,
             without: record.with_pde,
             ..record.clone()
         };
-        assert!(keep_pde(Check::Prequential, None, (1.0, -1.0), &swapped));
-        assert!(!keep_pde(Check::Prequential, None, (-1.0, 1.0), &swapped));
+        assert_eq!(
+            verdict(Check::Prequential, None, (1.0, -1.0), &swapped),
+            Verdict::Kept
+        );
+        assert_eq!(
+            verdict(Check::Prequential, None, (-1.0, 1.0), &swapped),
+            Verdict::LeaveOneOut
+        );
         record.score(&history);
         assert_eq!(record.scored, 1, "scored once");
     }
 
-    /// Targets the fitted prior could not have produced drop the pde under either check,
-    /// whatever leave-one-out says; `check none` keeps it.
+    /// Targets the fitted prior could not have produced drop the pde under every check but
+    /// `none`, whatever leave-one-out says, and name the verdict.
     #[test]
     fn implausible_targets_drop_the_pde() {
         let record = PredictionRecord::default();
@@ -209,16 +274,41 @@ mod tests {
         };
         let bound = spread(1.0).unwrap().quantile(1.0 - TARGET_LEVEL);
         for check in [Check::CrossValidation, Check::Prequential] {
-            assert!(keep_pde(check, spread(bound), favoured, &record));
-            assert!(!keep_pde(check, spread(1.001 * bound), favoured, &record));
+            assert_eq!(
+                verdict(check, spread(bound), favoured, &record),
+                Verdict::Kept
+            );
+            let implausible = verdict(check, spread(1.001 * bound), favoured, &record);
+            assert_eq!(implausible, Verdict::Targets);
         }
-        assert!(keep_pde(Check::None, spread(1e6), (-1.0, 1.0), &record));
+        // Ahead of leave-one-out: the targets' test names the verdict.
+        let both = verdict(
+            Check::CrossValidation,
+            spread(2.0 * bound),
+            (-1.0, 1.0),
+            &record,
+        );
+        assert_eq!(both, Verdict::Targets);
+        assert_eq!(
+            verdict(Check::Discrepancy, spread(2.0 * bound), favoured, &record),
+            Verdict::Targets
+        );
+        assert_eq!(
+            verdict(Check::None, spread(1e6), (-1.0, 1.0), &record),
+            Verdict::Kept
+        );
     }
 
     #[test]
     fn before_any_proposal_is_observed_prequential_is_leave_one_out() {
         let record = PredictionRecord::default();
-        assert!(!keep_pde(Check::Prequential, None, (-1.0, 1.0), &record));
-        assert!(keep_pde(Check::Prequential, None, (1.0, -1.0), &record));
+        assert_eq!(
+            verdict(Check::Prequential, None, (-1.0, 1.0), &record),
+            Verdict::LeaveOneOut
+        );
+        assert_eq!(
+            verdict(Check::Prequential, None, (1.0, -1.0), &record),
+            Verdict::Kept
+        );
     }
 }

@@ -57,8 +57,10 @@ fn the_faces_are_searched_only_while_the_pde_is_kept() {
     let harmonic = step_on("x^2 - y^2 + x*y");
     assert_eq!(harmonic.get("pde_kept"), Some(&true.into()));
     assert_eq!(harmonic.get("search"), Some(&"faces".into()));
+    assert_eq!(harmonic.get("pde_dropped_by"), None);
     let bump = step_on("exp(-20*((x - 0.5)^2 + (y - 0.4)^2))");
     assert_eq!(bump.get("pde_kept"), Some(&false.into()));
+    assert_eq!(bump.get("pde_dropped_by"), Some(&"leave-one-out".into()));
     assert_eq!(bump.get("search"), None);
 }
 
@@ -76,6 +78,7 @@ fn with_a_discrepancy_the_faces_follow_its_share() {
         ", check discrepancy",
     );
     assert_eq!(bump.get("pde_kept"), Some(&false.into()));
+    assert_eq!(bump.get("pde_dropped_by"), Some(&"discrepancy".into()));
     assert_eq!(bump.get("search"), None);
     assert!(share(&bump) > Some(CONFIRMED));
 }
