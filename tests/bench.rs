@@ -105,6 +105,13 @@ fn quick_bench_writes_every_output_and_its_statistics_match_a_hand_computation()
     // --quick: 3 seeds, the initial design (4) plus 5 steps.
     let rows = table(&root.join("results.csv"));
     assert_eq!(rows.len(), 2 * 2 * 3 * 9);
+    // Neither method checks a pde: no step has a verdict, and the report says so.
+    assert!(rows.iter().all(|r| r["pde_kept"].is_empty()));
+    let report = std::fs::read_to_string(root.join("report.md")).unwrap();
+    assert!(
+        report.contains("| left out | pde kept at (of the steps) |"),
+        "{report}"
+    );
     for problem in ["quadratic", "disc"] {
         for method in ["gp-ei", "random"] {
             for seed in 0..3 {

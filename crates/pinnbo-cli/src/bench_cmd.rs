@@ -530,11 +530,15 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
             budget.init,
             p.metric.label()
         );
-        s += "| method | runs | mean | standard error | left out |\n|---|---|---|---|---|\n";
+        s += "| method | runs | mean | standard error | left out | pde kept at (of the steps) |\n";
+        s += "|---|---|---|---|---|---|\n";
         for f in &p.finals {
+            let kept = f
+                .pde_kept
+                .map_or("–".to_string(), |k| format!("{} of {}", k.kept, k.steps));
             let _ = writeln!(
                 s,
-                "| {} | {} | {:.4e} | {:.2e} | {} |",
+                "| {} | {} | {:.4e} | {:.2e} | {} | {kept} |",
                 f.method, f.moments.n, f.moments.mean, f.moments.std_error, f.left_out
             );
         }

@@ -5,6 +5,7 @@
 use super::paired::{signed_rank_greater, SignedRank};
 use super::stats::{benjamini_hochberg, welch_greater, Moments};
 use super::Outcome;
+use crate::diagnostics::PDE_KEPT;
 use crate::oracle::minimized;
 use crate::run::journal::Record;
 use crate::run::outputs::{cell, csv_document};
@@ -79,6 +80,9 @@ pub struct Row {
     pub regret_plus_violation: Option<f64>,
     /// Wall-clock of the run so far (proposing and evaluating).
     pub seconds: f64,
+    /// Whether this step's model was conditioned on the pde (`pde_kept`); None for the
+    /// initial design and methods without a pde check.
+    pub pde_kept: Option<bool>,
     /// -1 for `maximize`, so that `sign * objective` is minimized.
     sign: f64,
 }
@@ -117,6 +121,7 @@ pub fn rows(
                 regret: best_so_far.zip(opt).map(|(b, o)| minimized(problem, b) - o),
                 regret_plus_violation: least_rpv,
                 seconds,
+                pde_kept: pde_kept(r),
                 sign: minimized(problem, 1.0),
             }
         })
@@ -148,13 +153,19 @@ fn hypervolume_rows(
                 regret,
                 regret_plus_violation: regret,
                 seconds,
+                pde_kept: pde_kept(r),
                 sign: -1.0,
             }
         })
         .collect()
 }
 
-pub const CSV_HEADER: [&str; 8] = [
+/// A step's verdict on the pde, as its diagnostics journal it.
+fn pde_kept(r: &Record) -> Option<bool> {
+    r.diagnostics.get(PDE_KEPT).and_then(|v| v.as_bool())
+}
+
+pub const CSV_HEADER: [&str; 9] = [
     "problem",
     "method",
     "seed",
@@ -163,6 +174,7 @@ pub const CSV_HEADER: [&str; 8] = [
     "regret",
     "regret_plus_violation",
     "seconds",
+    "pde_kept",
 ];
 
 pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
@@ -176,6 +188,7 @@ pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
             cell(r.regret),
             cell(r.regret_plus_violation),
             r.seconds.to_string(),
+            r.pde_kept.map_or(String::new(), |k| k.to_string()),
         ]
     });
     csv_document(&CSV_HEADER.map(String::from), rows)
@@ -203,6 +216,30 @@ pub struct Final {
     pub moments: Moments,
     /// Runs left out: stopped early, or nothing feasible found.
     pub left_out: usize,
+    /// Over the same runs, the steps whose check kept the pde; None for a method without one.
+    pub pde_kept: Option<PdeKept>,
+}
+
+/// The steps whose model was conditioned on the pde, of those that decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PdeKept {
+    pub kept: usize,
+    pub steps: usize,
+}
+
+impl PdeKept {
+    /// Over every step of `runs` that journaled a verdict; None where none did.
+    fn of(runs: &[&Vec<Row>]) -> Option<PdeKept> {
+        let verdicts: Vec<bool> = runs
+            .iter()
+            .flat_map(|r| r.iter())
+            .filter_map(|row| row.pde_kept)
+            .collect();
+        (!verdicts.is_empty()).then(|| PdeKept {
+            kept: verdicts.iter().filter(|k| **k).count(),
+            steps: verdicts.len(),
+        })
+    }
 }
 
 /// A baseline against the chosen method at the final budget.
@@ -295,8 +332,11 @@ pub fn report(
                 .map(|(_, r)| *r)
                 .collect();
             curves.push(curve(method, metric, &complete));
-            let (seeds, values): (Vec<u64>, Vec<f64>) = complete
-                .iter()
+            let valued: Vec<&Vec<Row>> = (complete.iter())
+                .filter(|r| r.last().and_then(|row| metric.of(row)).is_some())
+                .copied()
+                .collect();
+            let (seeds, values): (Vec<u64>, Vec<f64>) = (valued.iter())
                 .filter_map(|r| r.last().and_then(|row| Some((row.seed, metric.of(row)?))))
                 .unzip();
             finals.push(Final {
@@ -305,6 +345,7 @@ pub fn report(
                 metric,
                 moments: Moments::of(&values),
                 left_out: runs.len() - values.len(),
+                pde_kept: PdeKept::of(&valued),
                 values,
                 seeds,
             });
@@ -438,4 +479,60 @@ fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostics::Diagnostics;
+    use crate::oracle::Evaluation;
+    use crate::run::journal::{Phase, RngState};
+    use pinnbo_dsl::{compile, Source};
+
+    /// An evaluation that observed `value`, with the pde's verdict where its step gave one.
+    fn record(index: usize, value: f64, kept: Option<bool>) -> Record {
+        Record {
+            index,
+            phase: Phase::Step,
+            x: vec![0.1 * index as f64],
+            observed: Some(Evaluation {
+                objectives: vec![value],
+                constraints: Vec::new(),
+                sensors: Vec::new(),
+                sems: Vec::new(),
+            }),
+            clean: None,
+            failure: None,
+            propose_seconds: 0.0,
+            evaluate_seconds: 0.0,
+            diagnostics: Diagnostics::default().with_some(PDE_KEPT, kept),
+            rng: RngState { seed: 0, index },
+        }
+    }
+
+    /// `results.csv` carries each step's verdict (empty where there is none), and a method's
+    /// final row in the report counts its runs' verdicts.
+    #[test]
+    fn each_row_carries_its_steps_verdict_and_a_method_counts_them() {
+        let text = "var x in [0, 1]\nfield f(x)\nminimize f\noracle external\n";
+        let problem = compile(&Source::new("f.pde", text)).unwrap().problem;
+        let verdicts = [None, Some(true), Some(false), Some(true)];
+        let records: Vec<Record> = (verdicts.iter().enumerate())
+            .map(|(i, k)| record(i, 1.0 / (1.0 + i as f64), *k))
+            .collect();
+        let run = rows(&problem, Some(0.0), "physics-gp", 0, &records);
+        let read: Vec<Option<bool>> = run.iter().map(|r| r.pde_kept).collect();
+        assert_eq!(read, verdicts);
+        let table = csv(&run);
+        let lines: Vec<&str> = table.lines().collect();
+        assert!(lines[0].ends_with(",seconds,pde_kept"), "{}", lines[0]);
+        assert!(lines[1].ends_with(','), "{}", lines[1]);
+        assert!(lines[3].ends_with(",false"), "{}", lines[3]);
+        let plain = rows(&problem, Some(0.0), "gp-ei", 0, &records[..1]);
+        assert_eq!(
+            PdeKept::of(&[&run, &run, &plain]),
+            Some(PdeKept { kept: 4, steps: 6 })
+        );
+        assert_eq!(PdeKept::of(&[&plain]), None);
+    }
 }
