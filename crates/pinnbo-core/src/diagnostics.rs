@@ -79,6 +79,18 @@ impl Diagnostics {
         self.extra.get(key)
     }
 
+    /// A physics method's verdict on the pde at this step ([`PDE_KEPT`]); None where the
+    /// step gave none.
+    pub fn pde_kept(&self) -> Option<bool> {
+        self.get(PDE_KEPT)?.as_bool()
+    }
+
+    /// What dropped the pde at this step ([`PDE_DROPPED_BY`]); None where it was kept, or in
+    /// journals written before the reason was recorded.
+    pub fn pde_dropped_by(&self) -> Option<&str> {
+        self.get(PDE_DROPPED_BY)?.as_str()
+    }
+
     /// Every value, typed fields and extras, as the journal holds them.
     pub fn to_map(&self) -> Map<String, Value> {
         let mut map = self.extra.clone();

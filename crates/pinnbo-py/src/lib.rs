@@ -8,6 +8,7 @@
 //! `pinnbo solve --resume`, and the other way round. The GIL is released while a method
 //! trains or searches, and taken back only to call a Python oracle or to check for Ctrl-C.
 
+mod arguments;
 mod convert;
 mod optimizer;
 mod oracle;

@@ -1,6 +1,7 @@
 //! `pinnbo.Optimizer`: a journaled run driven from Python, by ask/tell or to its budget
 //! with an oracle.
 
+use crate::arguments::{count, named_point, whole};
 use crate::convert::{self, matrix};
 use crate::oracle::{Interrupt, PyOracle};
 use crate::problem::{with_settings, Problem};
@@ -656,50 +657,4 @@ impl Optimizer {
 
 fn path_text(p: &Path) -> String {
     p.display().to_string()
-}
-
-/// A point given as a dict by variable name (a categorical variable's level by its name).
-fn named_point(problem: &pinnbo_dsl::Problem, x: &Bound<'_, PyAny>) -> PyResult<Vec<f64>> {
-    let text: String = (x.py().import("json")?)
-        .call_method1("dumps", (x,))?
-        .extract()?;
-    let map: serde_json::Map<String, serde_json::Value> =
-        serde_json::from_str(&text).map_err(|e| PyValueError::new_err(format!("x: {e}")))?;
-    pinnbo_core::run::point_from_names(problem, &map)
-        .map_err(|e| PyValueError::new_err(format!("x: {e}")))
-}
-
-/// The most points one `ask` hands out.
-const MOST_ASKED: usize = 100_000;
-
-/// `n` as a count of points to ask for: a whole number from 1 to [`MOST_ASKED`].
-fn count(what: &str, n: &Bound<'_, PyAny>) -> PyResult<usize> {
-    let n = whole(what, n, 1)?;
-    if n > MOST_ASKED {
-        return Err(PyValueError::new_err(format!(
-            "{what} must be at most {MOST_ASKED}, not {n}"
-        )));
-    }
-    Ok(n)
-}
-
-/// An integer (a Python int or anything with `__index__`, such as numpy's; not a bool) of
-/// at least `least`, as a `usize`; a `TypeError` or `ValueError` that says what was given
-/// otherwise.
-fn whole(what: &str, value: &Bound<'_, PyAny>, least: usize) -> PyResult<usize> {
-    let given = || value.repr().map_or_else(|_| "?".into(), |r| r.to_string());
-    let index = value.call_method0("__index__");
-    let (false, Ok(index)) = (value.is_instance_of::<pyo3::types::PyBool>(), index) else {
-        return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-            "{what} must be an integer, not {}",
-            given()
-        )));
-    };
-    match index.extract::<i128>().ok().map(usize::try_from) {
-        Some(Ok(n)) if n >= least => Ok(n),
-        _ => Err(PyValueError::new_err(format!(
-            "{what} must be a whole number of at least {least}, not {}",
-            given()
-        ))),
-    }
 }

@@ -5,7 +5,6 @@
 use super::paired::{signed_rank_greater, SignedRank};
 use super::stats::{benjamini_hochberg, welch_greater, Moments};
 use super::Outcome;
-use crate::diagnostics::PDE_KEPT;
 use crate::oracle::minimized;
 use crate::run::journal::Record;
 use crate::run::outputs::{cell, csv_document};
@@ -121,7 +120,7 @@ pub fn rows(
                 regret: best_so_far.zip(opt).map(|(b, o)| minimized(problem, b) - o),
                 regret_plus_violation: least_rpv,
                 seconds,
-                pde_kept: pde_kept(r),
+                pde_kept: r.diagnostics.pde_kept(),
                 sign: minimized(problem, 1.0),
             }
         })
@@ -153,16 +152,11 @@ fn hypervolume_rows(
                 regret,
                 regret_plus_violation: regret,
                 seconds,
-                pde_kept: pde_kept(r),
+                pde_kept: r.diagnostics.pde_kept(),
                 sign: -1.0,
             }
         })
         .collect()
-}
-
-/// A step's verdict on the pde, as its diagnostics journal it.
-fn pde_kept(r: &Record) -> Option<bool> {
-    r.diagnostics.get(PDE_KEPT).and_then(|v| v.as_bool())
 }
 
 pub const CSV_HEADER: [&str; 9] = [
@@ -332,13 +326,16 @@ pub fn report(
                 .map(|(_, r)| *r)
                 .collect();
             curves.push(curve(method, metric, &complete));
-            let valued: Vec<&Vec<Row>> = (complete.iter())
-                .filter(|r| r.last().and_then(|row| metric.of(row)).is_some())
-                .copied()
+            // The runs with a final value, each with its seed and that value.
+            let valued: Vec<(&Vec<Row>, u64, f64)> = (complete.iter())
+                .filter_map(|r| {
+                    r.last()
+                        .and_then(|row| Some((*r, row.seed, metric.of(row)?)))
+                })
                 .collect();
-            let (seeds, values): (Vec<u64>, Vec<f64>) = (valued.iter())
-                .filter_map(|r| r.last().and_then(|row| Some((row.seed, metric.of(row)?))))
-                .unzip();
+            let seeds: Vec<u64> = valued.iter().map(|(_, seed, _)| *seed).collect();
+            let values: Vec<f64> = valued.iter().map(|(_, _, value)| *value).collect();
+            let valued: Vec<&Vec<Row>> = valued.iter().map(|(run, _, _)| *run).collect();
             finals.push(Final {
                 problem: problem.name.clone(),
                 method: method.clone(),
@@ -484,7 +481,7 @@ fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Diagnostics;
+    use crate::diagnostics::{Diagnostics, PDE_KEPT};
     use crate::oracle::Evaluation;
     use crate::run::journal::{Phase, RngState};
     use pinnbo_dsl::{compile, Source};

@@ -7,7 +7,6 @@ use super::named::named_values;
 use super::RunConfig;
 use crate::diagnostics::CONVERGED;
 use crate::diagnostics::PARAMETERS;
-use crate::diagnostics::{PDE_DROPPED_BY, PDE_KEPT};
 use crate::oracle::minimized;
 use pinnbo_dsl::Problem;
 use serde::{Deserialize, Serialize};
@@ -208,17 +207,11 @@ pub struct PdeChecks {
 }
 
 impl PdeChecks {
-    /// From the steps' diagnostics ([`PDE_KEPT`], [`PDE_DROPPED_BY`]); None when no step
-    /// decided.
+    /// From the steps' diagnostics ([`crate::diagnostics::Diagnostics::pde_kept`] and what
+    /// dropped the pde); None when no step decided.
     pub fn of(records: &[Record]) -> Option<PdeChecks> {
         let verdicts: Vec<(bool, Option<&str>)> = (records.iter())
-            .filter_map(|r| {
-                let kept = r.diagnostics.get(PDE_KEPT)?.as_bool()?;
-                Some((
-                    kept,
-                    r.diagnostics.get(PDE_DROPPED_BY).and_then(|v| v.as_str()),
-                ))
-            })
+            .filter_map(|r| Some((r.diagnostics.pde_kept()?, r.diagnostics.pde_dropped_by())))
             .collect();
         let &(last_kept, _) = verdicts.last()?;
         let mut dropped_by = BTreeMap::new();
@@ -240,7 +233,7 @@ impl PdeChecks {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::Diagnostics;
+    use crate::diagnostics::{Diagnostics, PDE_DROPPED_BY, PDE_KEPT};
     use crate::run::journal::{Phase, RngState};
 
     /// A step whose expected improvement was `relative` of the spread.

@@ -32,10 +32,6 @@ use std::time::Instant;
 
 pub use model_check::PredictionRecord;
 
-/// The pde is confirmed, under `check discrepancy`, while the discrepancy's share of the
-/// fitted signal ([`PdeGp::discrepancy_share`]) is below this: set before any run, not tuned.
-const CONFIRMED: f64 = 0.01;
-
 /// Where the maximum principle's conditions are checked: 16 times the default residual
 /// points, a Sobol set of its own.
 const FACES_CHECK_POINTS: usize = 4096;
@@ -275,10 +271,7 @@ impl PhysicsGp {
                 .with("discrepancy_share", share);
             let fit = PdeFit::WithDiscrepancy {
                 gp: Box::new(with_pde),
-                verdict: match share < CONFIRMED {
-                    true => Verdict::Kept,
-                    false => Verdict::Discrepancy,
-                },
+                verdict: Verdict::of_discrepancy_share(share),
             };
             return Ok((fit, diagnostics, hyper));
         }

@@ -98,12 +98,24 @@ pub enum Verdict {
     /// The model without the pde predicted the proposals' observations better
     /// (`check prequential`).
     Proposals,
-    /// The discrepancy carries at least [`super::CONFIRMED`] of the fitted signal
+    /// The discrepancy carries at least [`CONFIRMED`] of the fitted signal
     /// (`check discrepancy`).
     Discrepancy,
 }
 
+/// The pde is confirmed, under `check discrepancy`, while the discrepancy's share of the
+/// fitted signal ([`PdeGp::discrepancy_share`]) is below this: set before any run, not tuned.
+pub const CONFIRMED: f64 = 0.01;
+
 impl Verdict {
+    /// `check discrepancy`'s verdict from the discrepancy's share (its targets plausible).
+    pub fn of_discrepancy_share(share: f64) -> Verdict {
+        match share < CONFIRMED {
+            true => Verdict::Kept,
+            false => Verdict::Discrepancy,
+        }
+    }
+
     pub fn kept(self) -> bool {
         self == Verdict::Kept
     }
@@ -230,32 +242,25 @@ mod tests {
         let expected = log_density(0.0, (3.0, 0.01)) - log_density(0.0, (0.0, 1.0));
         approx::assert_relative_eq!(record.with_pde - record.without, expected, epsilon = 1e-9);
         // Confidently wrong: the pde's model goes, whatever leave-one-out says.
+        let by = |check, loo, record: &PredictionRecord| verdict(check, None, loo, record);
         assert_eq!(
-            verdict(Check::Prequential, None, (1.0, -1.0), &record),
+            by(Check::Prequential, (1.0, -1.0), &record),
             Verdict::Proposals
         );
         assert_eq!(
-            verdict(Check::CrossValidation, None, (1.0, -1.0), &record),
+            by(Check::CrossValidation, (1.0, -1.0), &record),
             Verdict::Kept
         );
-        assert_eq!(
-            verdict(Check::None, None, (-1.0, 1.0), &record),
-            Verdict::Kept
-        );
+        assert_eq!(by(Check::None, (-1.0, 1.0), &record), Verdict::Kept);
         // Leave-one-out's verdict against the pde stands.
         let swapped = PredictionRecord {
             with_pde: record.without,
             without: record.with_pde,
             ..record.clone()
         };
-        assert_eq!(
-            verdict(Check::Prequential, None, (1.0, -1.0), &swapped),
-            Verdict::Kept
-        );
-        assert_eq!(
-            verdict(Check::Prequential, None, (-1.0, 1.0), &swapped),
-            Verdict::LeaveOneOut
-        );
+        assert_eq!(by(Check::Prequential, (1.0, -1.0), &swapped), Verdict::Kept);
+        let against = by(Check::Prequential, (-1.0, 1.0), &swapped);
+        assert_eq!(against, Verdict::LeaveOneOut);
         record.score(&history);
         assert_eq!(record.scored, 1, "scored once");
     }

@@ -1,5 +1,6 @@
 //! physics-gp's strategy-level tests: a step on small problems, read through its diagnostics.
 
+use super::model_check::CONFIRMED;
 use super::*;
 use crate::numerics::design::{points, Design};
 use crate::strategies::registry::strategy;
