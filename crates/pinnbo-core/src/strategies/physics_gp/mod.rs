@@ -105,19 +105,14 @@ struct FittedHyper {
 }
 
 impl PdeFit {
-    /// Whether the pde is kept, or what dropped it.
+    /// Whether the pde is kept (the acquisition uses its model and, where the maximum
+    /// principle holds, searches the faces; with a discrepancy the model is always the pde's
+    /// and the share decides the faces alone), or what dropped it.
     fn verdict(&self) -> Verdict {
         match self {
             PdeFit::Unchecked(_) => Verdict::Kept,
             PdeFit::WithDiscrepancy { verdict, .. } | PdeFit::Checked { verdict, .. } => *verdict,
         }
-    }
-
-    /// Whether the pde is kept: the acquisition uses its model and, where the maximum
-    /// principle holds, searches the faces (with a discrepancy the model is always the pde's
-    /// and the share decides the faces alone).
-    fn keeps_pde(&self) -> bool {
-        self.verdict().kept()
     }
 
     /// The pde's model, whether or not the acquisition uses it.
@@ -505,7 +500,7 @@ impl Strategy for PhysicsGp {
         self.previous_without = hyper.without.or(self.previous_without.take());
         // The maximum principle is the pde's: once the data drop the pde it says nothing of
         // where the optimum is.
-        let faces = self.faces_at_estimate(fit.with_pde()) && fit.keeps_pde();
+        let faces = self.faces_at_estimate(fit.with_pde()) && fit.verdict().kept();
         let mut fitted = fit.verdict().report(fitted);
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
