@@ -13,6 +13,9 @@ for folder in sys.argv[1:]:
     records = [json.loads(line) for line in open(folder + "/journal.jsonl") if line.strip()]
     evaluated = [r for r in records if "index" in r and r.get("observed")]
     steps = [r["diagnostics"] for r in evaluated if r.get("diagnostics")]
+    if not steps:
+        print(f"{folder}: {len(evaluated)} evaluations, no model-driven step")
+        continue
     median = lambda key: statistics.median(s.get(key, 0.0) for s in steps)
     best = min(r["observed"]["objective"] for r in evaluated)
     print(
