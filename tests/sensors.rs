@@ -351,3 +351,43 @@ fn an_fdm_oracle_simulates_every_design() {
     assert!(dir.join("run/field.png").exists());
     assert!(!dir.join("run/evaluations.png").exists());
 }
+
+/// physics-gp on a design problem counts its steps' pde verdicts as on any other problem:
+/// `check none` keeps the pde at every step, the default check decides each step once, and
+/// `summary.json` and `solve`'s report say so.
+#[test]
+fn a_design_run_says_how_often_it_used_the_physics() {
+    let rod = |check: &str| {
+        format!(
+            "var q in [0, 10], T0 in [0, 1]\ncoord x in [0, 1]\n\
+             field T(x, q, T0) = T0*(1 - x) + q*x*(1 - x)/2\npde -dxx(T) = q\n\
+             sensors T at x = 0.25, 0.5\nminimize (T(0.7, q, T0) - 0.9)^2\n\
+             budget 7, init 4\nmethod physics-gp {{ residual_points 32{check} }}\n"
+        )
+    };
+    let run = |name: &str, check: &str| {
+        let dir = scratch(name, &rod(check), &[]);
+        let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run"]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
+                .unwrap();
+        (text(&out.stdout), summary["pde_checks"].clone())
+    };
+    let (report, checks) = run("sensors-pde-unchecked", ", check none");
+    assert_eq!(
+        checks,
+        serde_json::json!({"steps": 3, "kept": 3, "dropped_by": {}, "last_kept": true})
+    );
+    assert!(
+        report.contains("physics    the pde kept at every step (3)\n"),
+        "{report}"
+    );
+    let (report, checks) = run("sensors-pde-checked", "");
+    assert_eq!(checks["steps"], 3, "{checks}");
+    let dropped: u64 = (checks["dropped_by"].as_object().unwrap().values())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(checks["kept"].as_u64().unwrap() + dropped, 3, "{checks}");
+    assert!(report.contains("physics    the pde kept at "), "{report}");
+}
