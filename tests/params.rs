@@ -6,7 +6,8 @@ mod common;
 mod support;
 use common::pinnbo;
 use serde_json::Value;
-use support::{scratch, text};
+use support::{assert_each_step_decided_once, assert_pde_kept_at_every_step};
+use support::{scratch, summary, text};
 
 /// Solves `body` (a 1-D closed-form field with params) with physics-gp and `settings`,
 /// eight evaluations: the printed report and `summary.json`'s `parameters`.
@@ -27,9 +28,7 @@ fn solved_summary(name: &str, body: &str, settings: &str) -> (String, Value) {
         &["solve", "problem.pde", "--out", "run", "--seed", "1"],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let summary = std::fs::read_to_string(dir.join("run/summary.json")).unwrap();
-    let summary: Value = serde_json::from_str(&summary).unwrap();
-    (text(&out.stdout), summary)
+    (text(&out.stdout), summary(&dir.join("run")))
 }
 
 /// The summary counts the check's verdicts over the model-driven steps and the report
@@ -39,23 +38,9 @@ fn the_report_says_how_often_the_pde_was_kept() {
     let body = "var x in [0, 1]\nparam k in [0.5, 5]\nfield u(x) = 1.5*x*(1 - x)\n\
                 pde dxx(u) = -k\nminimize u\n";
     let (report, summary) = solved_summary("unchecked", body, ", check none");
-    let checks = &summary["pde_checks"];
-    assert_eq!(
-        checks,
-        &serde_json::json!({"steps": 2, "kept": 2, "dropped_by": {}, "last_kept": true})
-    );
-    assert!(
-        report.contains("physics    the pde kept at every step (2)\n"),
-        "{report}"
-    );
+    assert_pde_kept_at_every_step(&report, &summary["pde_checks"], 2);
     let (report, summary) = solved_summary("checked", body, "");
-    let checks = &summary["pde_checks"];
-    assert_eq!(checks["steps"], 2, "{checks}");
-    let dropped: u64 = (checks["dropped_by"].as_object().unwrap().values())
-        .map(|n| n.as_u64().unwrap())
-        .sum();
-    assert_eq!(checks["kept"].as_u64().unwrap() + dropped, 2, "{checks}");
-    assert!(report.contains("physics    the pde kept at "), "{report}");
+    assert_each_step_decided_once(&report, &summary["pde_checks"], 2);
 }
 
 /// Where the data determine only a ratio, neither param has a standard deviation and the

@@ -5,7 +5,8 @@
 mod common;
 mod support;
 use common::pinnbo;
-use support::{records, scratch, text};
+use support::{assert_each_step_decided_once, assert_pde_kept_at_every_step};
+use support::{records, scratch, summary, text};
 
 /// A source at `a` of power `Q` on a rod; the objective reads the field at a detector and
 /// the sensors at three places and one more.
@@ -294,9 +295,7 @@ fn the_summary_reports_the_field_at_the_best_design() {
     let dir = scratch("sensors-summary", ROD, &[]);
     let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run", "--quiet"]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
-            .unwrap();
+    let summary = summary(&dir.join("run"));
     let field = &summary["field"];
     assert_eq!(field["field"], "T");
     let index = summary["best"]["index"].as_u64().unwrap() as usize;
@@ -369,25 +368,13 @@ fn a_design_run_says_how_often_it_used_the_physics() {
         let dir = scratch(name, &rod(check), &[]);
         let out = pinnbo(&dir, &["solve", "problem.pde", "--out", "run"]);
         assert!(out.status.success(), "{}", text(&out.stderr));
-        let summary: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
-                .unwrap();
-        (text(&out.stdout), summary["pde_checks"].clone())
+        (
+            text(&out.stdout),
+            summary(&dir.join("run"))["pde_checks"].clone(),
+        )
     };
     let (report, checks) = run("sensors-pde-unchecked", ", check none");
-    assert_eq!(
-        checks,
-        serde_json::json!({"steps": 3, "kept": 3, "dropped_by": {}, "last_kept": true})
-    );
-    assert!(
-        report.contains("physics    the pde kept at every step (3)\n"),
-        "{report}"
-    );
+    assert_pde_kept_at_every_step(&report, &checks, 3);
     let (report, checks) = run("sensors-pde-checked", "");
-    assert_eq!(checks["steps"], 3, "{checks}");
-    let dropped: u64 = (checks["dropped_by"].as_object().unwrap().values())
-        .map(|n| n.as_u64().unwrap())
-        .sum();
-    assert_eq!(checks["kept"].as_u64().unwrap() + dropped, 3, "{checks}");
-    assert!(report.contains("physics    the pde kept at "), "{report}");
+    assert_each_step_decided_once(&report, &checks, 3);
 }

@@ -49,3 +49,33 @@ pub fn records(dir: &Path) -> Vec<Value> {
 pub fn points(dir: &Path) -> Vec<Value> {
     records(dir).iter().map(|r| r["x"].clone()).collect()
 }
+
+/// A finished run's `summary.json`.
+pub fn summary(dir: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
+}
+
+/// A run with `check none`: `summary.json`'s `pde_checks` keeps the pde at each of its
+/// `steps`, and `solve`'s report says so.
+pub fn assert_pde_kept_at_every_step(report: &str, checks: &Value, steps: u64) {
+    let every =
+        serde_json::json!({"steps": steps, "kept": steps, "dropped_by": {}, "last_kept": true});
+    assert_eq!(checks, &every);
+    let line = format!("physics    the pde kept at every step ({steps})\n");
+    assert!(report.contains(&line), "{report}");
+}
+
+/// A checked run: each of its `steps` is counted once in `pde_checks`, kept or dropped by
+/// some reason, and `solve`'s report has the physics line.
+pub fn assert_each_step_decided_once(report: &str, checks: &Value, steps: u64) {
+    assert_eq!(checks["steps"], steps, "{checks}");
+    let dropped: u64 = (checks["dropped_by"].as_object().unwrap().values())
+        .map(|n| n.as_u64().unwrap())
+        .sum();
+    assert_eq!(
+        checks["kept"].as_u64().unwrap() + dropped,
+        steps,
+        "{checks}"
+    );
+    assert!(report.contains("physics    the pde kept at "), "{report}");
+}

@@ -223,10 +223,9 @@ pub struct PdeKept {
 
 impl PdeKept {
     /// Over every step of `runs` that journaled a verdict; None where none did.
-    fn of(runs: &[&Vec<Row>]) -> Option<PdeKept> {
-        let verdicts: Vec<bool> = runs
-            .iter()
-            .flat_map(|r| r.iter())
+    fn of<'a>(runs: impl IntoIterator<Item = &'a Vec<Row>>) -> Option<PdeKept> {
+        let verdicts: Vec<bool> = (runs.into_iter())
+            .flatten()
             .filter_map(|row| row.pde_kept)
             .collect();
         (!verdicts.is_empty()).then(|| PdeKept {
@@ -335,14 +334,13 @@ pub fn report(
                 .collect();
             let seeds: Vec<u64> = valued.iter().map(|(_, seed, _)| *seed).collect();
             let values: Vec<f64> = valued.iter().map(|(_, _, value)| *value).collect();
-            let valued: Vec<&Vec<Row>> = valued.iter().map(|(run, _, _)| *run).collect();
             finals.push(Final {
                 problem: problem.name.clone(),
                 method: method.clone(),
                 metric,
                 moments: Moments::of(&values),
                 left_out: runs.len() - values.len(),
-                pde_kept: PdeKept::of(&valued),
+                pde_kept: PdeKept::of(valued.iter().map(|(run, _, _)| *run)),
                 values,
                 seeds,
             });
@@ -527,9 +525,9 @@ mod tests {
         assert!(lines[3].ends_with(",false"), "{}", lines[3]);
         let plain = rows(&problem, Some(0.0), "gp-ei", 0, &records[..1]);
         assert_eq!(
-            PdeKept::of(&[&run, &run, &plain]),
+            PdeKept::of([&run, &run, &plain]),
             Some(PdeKept { kept: 4, steps: 6 })
         );
-        assert_eq!(PdeKept::of(&[&plain]), None);
+        assert_eq!(PdeKept::of([&plain]), None);
     }
 }
