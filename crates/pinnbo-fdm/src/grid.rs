@@ -218,6 +218,10 @@ impl Field {
 
     /// A discrete extremum refined along each axis by the parabola through its neighbours
     /// (second-order accurate in the location for a smooth field; nodes on the boundary stay).
+    /// Where the field is not smooth there, the node stays: beside a cliff (a corner where
+    /// boundary data jump) the parabola would report a value the field does not take. The
+    /// test: the parabola must predict the next node out within half its second difference
+    /// (the third difference at most half the second).
     fn refine(&self, k: usize) -> Extremum {
         let index = self.index(k);
         let centre = self.values[k];
@@ -235,7 +239,10 @@ impl Field {
             };
             let (a, c) = (at(i - 1), at(i + 1));
             let denom = a - 2.0 * centre + c;
-            if denom != 0.0 {
+            let below = (i >= 2).then(|| c - 3.0 * centre + 3.0 * a - at(i - 2));
+            let above = (i + 2 < axis.n).then(|| at(i + 2) - 3.0 * c + 3.0 * centre - a);
+            let third = below.into_iter().chain(above).fold(0.0f64, |m, t| m.max(t.abs()));
+            if denom != 0.0 && third <= 0.5 * denom.abs() {
                 let shift = (0.5 * (a - c) / denom).clamp(-0.5, 0.5);
                 point[d] += shift * axis.h();
                 value -= 0.25 * (a - c) * shift;
@@ -345,6 +352,16 @@ mod tests {
             check_memory(1 << 30, 2, DEFAULT_MEMORY_LIMIT),
             Err(FdmError::TooLarge { .. })
         ));
+    }
+
+    /// Beside a cliff the node is the extremum: the parabola through the node before the
+    /// cliff and the cliff's foot would report more than the field takes anywhere.
+    #[test]
+    fn an_extremum_beside_a_cliff_stays_at_its_node() {
+        let axis = Axis::new(0.0, 1.0, 11).unwrap();
+        let values: Vec<f64> = (0..11).map(|i| if i < 10 { i as f64 } else { -40.0 }).collect();
+        let m = Field::new(vec![axis], values).max();
+        assert_eq!((m.point[0], m.value), (0.9, 9.0));
     }
 
     /// Max interpolation error of a smooth 2-D function at the same relative place in every
