@@ -241,7 +241,10 @@ impl Field {
             let denom = a - 2.0 * centre + c;
             let below = (i >= 2).then(|| c - 3.0 * centre + 3.0 * a - at(i - 2));
             let above = (i + 2 < axis.n).then(|| at(i + 2) - 3.0 * c + 3.0 * centre - a);
-            let third = below.into_iter().chain(above).fold(0.0f64, |m, t| m.max(t.abs()));
+            let third = below
+                .into_iter()
+                .chain(above)
+                .fold(0.0f64, |m, t| m.max(t.abs()));
             if denom != 0.0 && third <= 0.5 * denom.abs() {
                 let shift = (0.5 * (a - c) / denom).clamp(-0.5, 0.5);
                 point[d] += shift * axis.h();
@@ -359,7 +362,9 @@ mod tests {
     #[test]
     fn an_extremum_beside_a_cliff_stays_at_its_node() {
         let axis = Axis::new(0.0, 1.0, 11).unwrap();
-        let values: Vec<f64> = (0..11).map(|i| if i < 10 { i as f64 } else { -40.0 }).collect();
+        let values: Vec<f64> = (0..11)
+            .map(|i| if i < 10 { i as f64 } else { -40.0 })
+            .collect();
         let m = Field::new(vec![axis], values).max();
         assert_eq!((m.point[0], m.value), (0.9, 9.0));
     }
