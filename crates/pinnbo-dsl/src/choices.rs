@@ -247,6 +247,17 @@ choice! {
 }
 
 choice! {
+    /// Whether physics-gp also fits its pde's model in coordinates stretched towards the
+    /// box's faces (and keeps the one that predicts held-out observations better).
+    pub enum Stretch {
+        /// Where a maximum principle puts the optimum on the faces.
+        Faces = "faces",
+        Always = "always",
+        None = "none",
+    }
+}
+
+choice! {
     /// An FDM oracle's time stepping.
     pub enum Scheme {
         CrankNicolson = "crank-nicolson",

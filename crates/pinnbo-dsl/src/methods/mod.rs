@@ -7,7 +7,7 @@
 use crate::choices::{
     Activation, Check, Choice, Criterion, Draw, Features, Hardware, Kernel, Mean, NetworkInit,
     PdeScaling, PinnSurrogate, Precision, Prior, Refinement, Region, ResidualSampling,
-    ResidualScaling, Start, Warp,
+    ResidualScaling, Start, Stretch, Warp,
 };
 use crate::ir::{SettingValue, Settings};
 use crate::spec::{Declared, Default, Kind, Spec};
@@ -468,6 +468,16 @@ const PHYSICS_GP: &[Spec] = &[
          `none`: the pde's model always; `discrepancy`: the pde's model plus a discrepancy the \
          pde does not govern, its amplitude and length scale fitted (the faces searched only \
          while it carries below 1% of the fitted signal's variance at the observations)",
+    ),
+    Spec::new(
+        "stretch",
+        Kind::Choice(Stretch::NAMES),
+        Default::Name("faces"),
+        "the pde's model is also fitted in coordinates stretched towards the box's faces (a \
+         warp of each variable, the pde carried through it exactly) and the one that predicts \
+         the held-out observations better is used: where a maximum principle puts the \
+         optimum on the faces (`faces`), at every problem (`always`), or never (`none`); \
+         with params never",
     ),
     Spec::new(
         "prior",

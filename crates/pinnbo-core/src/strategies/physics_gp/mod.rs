@@ -19,15 +19,19 @@ use crate::strategies::pde::{
 use crate::strategies::{Diagnostics, Observed, Proposal, Strategy, StrategyError, Within};
 use crate::surrogates::gp::{GpModel, Hyper};
 use crate::surrogates::mixture::Mixture;
+use crate::surrogates::pde_gp::warp::{InputWarp, Warped};
 use crate::surrogates::pde_gp::{PdeGp, PdeHyper, PdeModel, Residuals, Scaling};
+use crate::surrogates::KnownNoise;
 use crate::surrogates::{GpPosterior, Starts};
 use model_check::{verdict, Check, Verdict, TARGET_LEVEL};
 use params::{fit_pde_model, PdeParams};
 use pinnbo_ad::linear::LinearError;
 use pinnbo_ad::OperatorRegistry;
+use pinnbo_dsl::choices::Stretch;
 use pinnbo_dsl::methods::MethodSettings;
 use pinnbo_dsl::Problem;
 use rand_chacha::ChaCha8Rng;
+use std::cell::Cell;
 use std::time::Instant;
 
 pub use model_check::PredictionRecord;
@@ -35,6 +39,10 @@ pub use model_check::PredictionRecord;
 /// Where the maximum principle's conditions are checked: 16 times the default residual
 /// points, a Sobol set of its own.
 const FACES_CHECK_POINTS: usize = 4096;
+
+/// The warp the pde's model is also fitted in: `φ′` 7 times larger at the faces than at the
+/// centre (docs/algorithms.md §8; chosen before any run, not tuned).
+const FACES_WARP: InputWarp = InputWarp { strength: 0.75 };
 
 pub struct PhysicsGp {
     /// The constraints, the criterion and its search.
@@ -65,6 +73,12 @@ pub struct PhysicsGp {
     previous_without: Option<Hyper>,
     /// The pde-free model is fitted as gp-ei fits its own: from its seeded starts.
     fallback_restarts: usize,
+    /// The coordinates stretched towards the faces the pde's model is also fitted in, and
+    /// the pde in them (`warp`: where the faces hold, or always).
+    warp: Option<(InputWarp, Residuals)>,
+    /// Whether the last fit's pde model is the warped one: set by each fit, read by the same
+    /// step's conditioning on pending points and its search.
+    in_warp: Cell<bool>,
 }
 
 /// The objective's fitted model: the pde's unchecked, or the pde's with the pde-free model
@@ -120,6 +134,14 @@ impl PdeFit {
         match self {
             PdeFit::Unchecked(gp) | PdeFit::WithDiscrepancy { gp, .. } => gp,
             PdeFit::Checked { with_pde, .. } => with_pde,
+        }
+    }
+
+    /// Whether the acquisition's model is the pde's.
+    fn uses_pde_model(&self) -> bool {
+        match self {
+            PdeFit::Checked { verdict, .. } => verdict.kept(),
+            _ => true,
         }
     }
 
@@ -199,6 +221,13 @@ impl PhysicsGp {
         // The objective has its own squared-exponential model (derivatives to any order);
         // the constraints' plain GPs take the plain default kernel.
         let kernel = crate::surrogates::gp::Kernel::Matern52;
+        let warped = match s.choice("stretch") {
+            Stretch::Faces => faces,
+            Stretch::Always => true,
+            Stretch::None => false,
+        };
+        let warp =
+            (warped && params.is_none()).then(|| (FACES_WARP, FACES_WARP.residuals(&residuals)));
         Ok(PhysicsGp {
             gp: GpSearch::from_settings(s, s.choice("criterion"), kernel, problem),
             residuals,
@@ -212,6 +241,8 @@ impl PhysicsGp {
             previous: None,
             previous_without: None,
             fallback_restarts: MethodSettings::defaults("gp-ei").count("restarts"),
+            warp,
+            in_warp: Cell::new(false),
         })
     }
 
@@ -247,14 +278,8 @@ impl PhysicsGp {
     ) -> Result<(PdeFit, Diagnostics, FittedHyper), StrategyError> {
         let (x, y) = points_and_values(history);
         let noise = objective_known_noise(&self.gp, history);
-        let starts = Starts {
-            previous: self.previous.as_ref(),
-            restarts: self.gp.restarts,
-        };
-        let model = self.model();
-        let (params, residuals) = (self.params.as_ref(), &self.residuals);
-        let with_pde = fit_pde_model(model, (&x, &y), residuals, params, starts, &noise, profiles)
-            .within(PART)?;
+        let (with_pde, in_warp) = self.fit_pde(&x, &y, &noise, profiles)?;
+        self.in_warp.set(in_warp);
         let mut hyper = FittedHyper {
             with_pde: with_pde.hyper.clone(),
             without: None,
@@ -325,9 +350,12 @@ impl PhysicsGp {
                     StrategyError::Unusable("physics-gp: the pde at the fitted params".into())
                 })?),
             };
-            let residuals = at_params.as_ref().unwrap_or(&self.residuals);
+            let residuals = match (&self.warp, self.in_warp.get()) {
+                (Some((_, warped)), true) => warped,
+                _ => at_params.as_ref().unwrap_or(&self.residuals),
+            };
             Ok(Box::new(
-                gp.with_more(model, &x, (&y, &sems), residuals)
+                gp.with_more(model, &self.pde_points(&x), (&y, &sems), residuals)
                     .within(PART)?,
             ))
         };
@@ -353,6 +381,65 @@ impl PhysicsGp {
 }
 
 impl PhysicsGp {
+    /// The pde's model fitted in the unit coordinates and, where the warp applies, in the
+    /// warped ones too: the one whose leave-one-out predictions of the observations are the
+    /// better (the check's own measure), and whether that is the warped one.
+    fn fit_pde(
+        &self,
+        x: &[Vec<f64>],
+        y: &[f64],
+        noise: &KnownNoise,
+        profiles: bool,
+    ) -> Result<(PdeGp, bool), StrategyError> {
+        let (model, params) = (self.model(), self.params.as_ref());
+        let fit = |x: &[Vec<f64>], residuals: &Residuals| {
+            let starts = Starts {
+                previous: self.previous.as_ref(),
+                restarts: self.gp.restarts,
+            };
+            fit_pde_model(model, (x, y), residuals, params, starts, noise, profiles)
+        };
+        let plain = fit(x, &self.residuals);
+        let Some((warp, warped)) = self.warp.as_ref().filter(|_| x.len() >= 2) else {
+            return Ok((plain.within(PART)?, false));
+        };
+        let in_warp = fit(&warp.points(x), warped);
+        let score =
+            |r: &Result<PdeGp, _>| r.as_ref().map_or(f64::NEG_INFINITY, PdeGp::leave_one_out);
+        Ok(match score(&in_warp) > score(&plain) {
+            true => (in_warp.within(PART)?, true),
+            false => (plain.within(PART)?, false),
+        })
+    }
+
+    /// Unit points as the pde model reads them.
+    fn pde_points(&self, x: &[Vec<f64>]) -> Vec<Vec<f64>> {
+        match (&self.warp, self.in_warp.get()) {
+            (Some((w, _)), true) => w.points(x),
+            _ => x.to_vec(),
+        }
+    }
+
+    /// The model the acquisition uses, asked at unit points.
+    fn searched<'a>(&self, fit: &'a PdeFit) -> Warped<'a> {
+        match fit.uses_pde_model() {
+            true => self.asked(fit.with_pde()),
+            false => Warped {
+                inner: fit.model(),
+                warp: None,
+            },
+        }
+    }
+
+    /// The pde's model asked at unit points, in the coordinates it was fitted in.
+    fn asked<'a>(&self, gp: &'a PdeGp) -> Warped<'a> {
+        let warp = self.warp.as_ref().filter(|_| self.in_warp.get());
+        Warped {
+            inner: gp,
+            warp: warp.map(|(w, _)| *w),
+        }
+    }
+
     /// The pde's model averaged over its params' profile posteriors
     /// ([`PdeParams::averaged`]), conditioned on every point of `history`; None where the
     /// acquisition uses gp-ei's model or no profile was read.
@@ -475,7 +562,7 @@ impl Strategy for PhysicsGp {
     ) -> Result<Option<Vec<crate::strategies::Interval>>, StrategyError> {
         // A picture's fit does not move where the next proposal's fit starts.
         let (fit, _, _) = self.fit_objective(history, false, rng)?;
-        let gp = fit.model();
+        let gp = self.searched(&fit);
         let identity = crate::numerics::warp::PowerWarp::Identity;
         Ok(Some(
             (points.iter())
@@ -502,6 +589,9 @@ impl Strategy for PhysicsGp {
         // where the optimum is.
         let faces = self.faces_at_estimate(fit.with_pde()) && fit.verdict().kept();
         let mut fitted = fit.verdict().report(fitted);
+        if self.warp.is_some() {
+            fitted = fitted.with("pde_stretched", self.in_warp.get());
+        }
         if let Some(params) = &self.params {
             fitted = params.report(fitted, fit.with_pde());
         }
@@ -509,10 +599,11 @@ impl Strategy for PhysicsGp {
         if let Some(mixture) = &averaged {
             fitted = fitted.with("param_models", mixture.models());
         }
+        let searched = self.searched(&fit);
         let objective = FittedObjective {
             model: averaged
                 .as_ref()
-                .map_or(fit.model(), |m| m as &dyn GpPosterior),
+                .map_or(&searched as &dyn GpPosterior, |m| m as &dyn GpPosterior),
             diagnostics: fitted,
             faces,
             clock,
@@ -527,7 +618,8 @@ impl Strategy for PhysicsGp {
         {
             // Its observation comes after every real one there is now.
             let observed = history.iter().filter(|o| !o.fantasy).count();
-            (self.record).expect(observed, &proposal.unit, with_pde, without);
+            let with_pde = self.asked(with_pde);
+            (self.record).expect(observed, &proposal.unit, &with_pde, without);
         }
         Ok(proposal)
     }

@@ -7,7 +7,7 @@ use crate::diagnostics::{Diagnostics, PDE_DROPPED_BY, PDE_KEPT};
 use crate::history::Observed;
 use crate::surrogates::gp::GpModel;
 use crate::surrogates::log_normal_density;
-use crate::surrogates::pde_gp::{PdeGp, TargetSpread};
+use crate::surrogates::pde_gp::TargetSpread;
 use crate::surrogates::GpPosterior;
 use serde::{Deserialize, Serialize};
 
@@ -63,7 +63,13 @@ impl PredictionRecord {
     }
 
     /// Keeps both models' predictions at the proposal `unit`, made from `observed` points.
-    pub fn expect(&mut self, observed: usize, unit: &[f64], with_pde: &PdeGp, without: &GpModel) {
+    pub fn expect(
+        &mut self,
+        observed: usize,
+        unit: &[f64],
+        with_pde: &dyn GpPosterior,
+        without: &GpModel,
+    ) {
         if self.pending.len() == MAX_PENDING {
             self.pending.remove(0);
         }
@@ -104,7 +110,7 @@ pub enum Verdict {
 }
 
 /// The pde is confirmed, under `check discrepancy`, while the discrepancy's share of the
-/// fitted signal ([`PdeGp::discrepancy_share`]) is below this: set before any run, not tuned.
+/// fitted signal ([`crate::surrogates::pde_gp::PdeGp::discrepancy_share`]) is below this: set before any run, not tuned.
 pub const CONFIRMED: f64 = 0.01;
 
 impl Verdict {

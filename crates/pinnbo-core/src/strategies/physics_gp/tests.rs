@@ -65,6 +65,28 @@ fn the_faces_are_searched_only_while_the_pde_is_kept() {
     assert_eq!(bump.get("search"), None);
 }
 
+/// Where the faces hold, the pde's model is fitted in the unit and the stretched
+/// coordinates and the better by leave-one-out is used (`pde_stretched` says which); with
+/// `stretch none` only the unit coordinates, and nothing is reported.
+#[test]
+fn the_pde_model_in_stretched_coordinates_is_used_when_it_predicts_better() {
+    let mut chosen = Vec::new();
+    // Steep towards a face, and curved about the centre: one of each.
+    for field in ["exp(5*x)*cos(5*y)", "cos(3*(x - 0.5))*cosh(3*(y - 0.5))"] {
+        let both = step_on(field);
+        let plain = step_with(field, ", stretch none");
+        assert_eq!(plain.get("pde_stretched"), None);
+        let loo = |d: &Diagnostics| d.get("loo_with_pde").and_then(|v| v.as_f64()).unwrap();
+        let stretched = both.get("pde_stretched").and_then(|v| v.as_bool()).unwrap();
+        match stretched {
+            true => assert!(loo(&both) > loo(&plain), "{field}"),
+            false => assert_eq!(loo(&both), loo(&plain), "{field}"),
+        }
+        chosen.push(stretched);
+    }
+    assert_eq!(chosen, [true, false], "each coordinates chosen once");
+}
+
 /// With a discrepancy, the faces are searched while its share is small, and not once it
 /// carries the data.
 #[test]

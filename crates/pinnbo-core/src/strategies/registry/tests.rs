@@ -288,6 +288,7 @@ fn cases(method: &str) -> (&'static str, Vec<(&'static str, &'static str)>) {
                     ("check", "none"),
                     ("check", "prequential"),
                     ("check", "discrepancy"),
+                    ("stretch", "always"),
                     ("restarts", "3"),
                     ("beta", "9"),
                     ("stop", "0.9, criterion ei"),

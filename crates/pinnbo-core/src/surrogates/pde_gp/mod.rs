@@ -27,6 +27,7 @@ mod spread;
 mod target_spread;
 #[cfg(test)]
 mod target_spread_tests;
+pub mod warp;
 
 use crate::numerics::cholesky::Spd;
 use crate::numerics::moments::mean_and_deviation;

@@ -362,6 +362,33 @@ fn prediction_gradients_match_differences() {
     }
 }
 
+/// A model fitted in warped coordinates and asked at unit points: its batch, mean and
+/// gradient agree (the gradient by the chain rule, against differences in the unit point).
+#[test]
+fn warped_predictions_agree_with_their_gradients() {
+    use super::warp::{InputWarp, Warped};
+    let (x, values) = observations();
+    let warp = InputWarp { strength: 0.75 };
+    let r = residuals(10, |_| 1.0);
+    let gp = PdeGp::with_hyper(
+        model(Scaling::Point, Mean::Constant),
+        &warp.points(&x),
+        (&values, &[]),
+        &warp.residuals(&r),
+        hyper(0.2),
+    )
+    .unwrap();
+    let warped = Warped {
+        inner: &gp,
+        warp: Some(warp),
+    };
+    for u in [0.03, 0.13, 0.52, 0.9] {
+        crate::surrogates::assert_predictions_agree(&warped, &[u]);
+        let at_z = gp.predict_standardized(&warp.point(&[u]));
+        assert_eq!(warped.predict_standardized(&[u]), at_z);
+    }
+}
+
 /// Multiplying each residual equation by its own factor (as a coefficient's pole does) leaves
 /// the posterior unchanged under per-point scaling; on a pde with constant coefficients, one
 /// global scale gives the same posterior.
