@@ -313,6 +313,21 @@ pub(super) fn fits_problem(cx: &mut Checker, method: &Method, objectives: usize)
             ),
         );
     }
+    let stretch_unused = !cx.params.is_empty() || !cx.field_coords.is_empty();
+    if method.name == "physics-gp" && method.settings.get("stretch").is_some() && stretch_unused {
+        cx.diags.push(
+            Diagnostic::warning(
+                "pde::setting-without-effect",
+                method.span,
+                "`stretch` has no effect with `param`s or `coord`s",
+            )
+            .with_label("ignored")
+            .with_help(
+                "the stretched coordinates are offered only to a pde without params over the \
+                 design variables: remove `stretch`",
+            ),
+        );
+    }
     if !cx.field_coords.is_empty() && method.name == "pinn-bo" {
         cx.error(
             Diagnostic::error(
@@ -330,6 +345,25 @@ pub(super) fn fits_problem(cx: &mut Checker, method: &Method, objectives: usize)
 #[cfg(test)]
 mod fits_problem_tests {
     use crate::Source;
+
+    /// `stretch` with a param would do nothing: warned about, and not without one.
+    #[test]
+    fn stretch_with_params_is_warned_about() {
+        let warnings = |param: &str, rhs: &str| {
+            let text = format!(
+                "var x in [0, 1]\n{param}field f(x) = x^2\npde dxx(f) = {rhs}\nminimize f\n\
+                 method physics-gp {{ stretch always }}\n"
+            );
+            let checked = crate::compile(&Source::new("p.pde", text.as_str())).unwrap();
+            let codes: Vec<&str> = checked.warnings.iter().map(|d| d.code).collect();
+            codes.join(",")
+        };
+        assert_eq!(warnings("", "2"), "");
+        assert_eq!(
+            warnings("param k in [1, 3]\n", "k"),
+            "pde::setting-without-effect"
+        );
+    }
 
     /// `stop` with several objectives is accepted by the table and would do nothing: the
     /// check warns (issue 53 item 18), and not with one objective.

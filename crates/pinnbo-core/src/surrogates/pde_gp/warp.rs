@@ -195,7 +195,9 @@ impl GpPosterior for Warped<'_> {
         self.inner.noise_variance()
     }
 
-    /// In the warped coordinates.
+    /// In the warped coordinates: φ′ averages 1 over each variable, so in the unit ones a
+    /// length scale is this on average (shorter at the faces, longer at the centre); what
+    /// reads it (repeats, the distance from pending points) wants a scale, not a metric.
     fn lengthscales(&self) -> Vec<f64> {
         self.inner.lengthscales()
     }
