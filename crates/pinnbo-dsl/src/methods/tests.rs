@@ -1,6 +1,7 @@
 //! The tables against docs/dsl.md, settings built in code, and the conditions.
 
 use super::*;
+use crate::ir::SettingValue;
 
 /// docs/dsl.md holds the table generated from the declarations, unchanged.
 #[test]

@@ -148,20 +148,8 @@ impl PdeFit {
     /// The model the acquisition uses.
     fn model(&self) -> &dyn GpPosterior {
         match self {
-            PdeFit::Unchecked(with_pde) | PdeFit::WithDiscrepancy { gp: with_pde, .. } => {
-                with_pde.as_ref()
-            }
-            PdeFit::Checked {
-                with_pde,
-                without,
-                verdict,
-            } => {
-                if verdict.kept() {
-                    with_pde.as_ref()
-                } else {
-                    without.as_ref()
-                }
-            }
+            PdeFit::Checked { without, .. } if !self.uses_pde_model() => without.as_ref(),
+            _ => self.with_pde(),
         }
     }
 }
@@ -350,9 +338,9 @@ impl PhysicsGp {
                     StrategyError::Unusable("physics-gp: the pde at the fitted params".into())
                 })?),
             };
-            let residuals = match (&self.warp, self.in_warp.get()) {
-                (Some((_, warped)), true) => warped,
-                _ => at_params.as_ref().unwrap_or(&self.residuals),
+            let residuals = match self.active_warp() {
+                Some((_, warped)) => warped,
+                None => at_params.as_ref().unwrap_or(&self.residuals),
             };
             Ok(Box::new(
                 gp.with_more(model, &self.pde_points(&x), (&y, &sems), residuals)
@@ -412,11 +400,16 @@ impl PhysicsGp {
         })
     }
 
+    /// The warp and the pde in it, when the last fit's pde model is the warped one.
+    fn active_warp(&self) -> Option<&(InputWarp, Residuals)> {
+        self.warp.as_ref().filter(|_| self.in_warp.get())
+    }
+
     /// Unit points as the pde model reads them.
     fn pde_points(&self, x: &[Vec<f64>]) -> Vec<Vec<f64>> {
-        match (&self.warp, self.in_warp.get()) {
-            (Some((w, _)), true) => w.points(x),
-            _ => x.to_vec(),
+        match self.active_warp() {
+            Some((w, _)) => w.points(x),
+            None => x.to_vec(),
         }
     }
 
@@ -433,10 +426,9 @@ impl PhysicsGp {
 
     /// The pde's model asked at unit points, in the coordinates it was fitted in.
     fn asked<'a>(&self, gp: &'a PdeGp) -> Warped<'a> {
-        let warp = self.warp.as_ref().filter(|_| self.in_warp.get());
         Warped {
             inner: gp,
-            warp: warp.map(|(w, _)| *w),
+            warp: self.active_warp().map(|(w, _)| *w),
         }
     }
 

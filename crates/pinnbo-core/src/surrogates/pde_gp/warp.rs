@@ -168,13 +168,17 @@ impl GpPosterior for Warped<'_> {
 
     /// `∂/∂u_i = φ′(u_i) ∂/∂z_i`.
     fn centred_gradient(&self, u: &[f64]) -> Gradient {
-        let mut g = self.inner.centred_gradient(&self.point(u));
-        if let Some(w) = &self.warp {
-            for (i, v) in u.iter().enumerate() {
-                let slope = w.at(*v)[1];
-                g.d_mean[i] *= slope;
-                g.d_variance[i] *= slope;
-            }
+        let Some(w) = &self.warp else {
+            return self.inner.centred_gradient(u);
+        };
+        // φ and φ′ from one inversion per coordinate.
+        let (z, slopes): (Vec<f64>, Vec<f64>) = (u.iter().map(|v| w.at(*v)))
+            .map(|[z, slope, ..]| (z, slope))
+            .unzip();
+        let mut g = self.inner.centred_gradient(&z);
+        for (i, slope) in slopes.iter().enumerate() {
+            g.d_mean[i] *= slope;
+            g.d_variance[i] *= slope;
         }
         g
     }
