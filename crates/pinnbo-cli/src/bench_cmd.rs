@@ -6,8 +6,8 @@ use crate::exit::Exit;
 use indicatif::{ProgressBar, ProgressStyle};
 use pinnbo_core::bench::results::{self, Comparison, Report, Row};
 use pinnbo_core::bench::{self, BenchObserver, Outcome, Plan, Status};
-use pinnbo_core::run::atomic;
 use pinnbo_core::run::outputs::{cell, csv_document};
+use pinnbo_core::run::{atomic, PdeVerdicts};
 use pinnbo_core::strategies::registry;
 use pinnbo_core::{Observer, Record, Run};
 use pinnbo_dsl::Style;
@@ -501,6 +501,18 @@ fn stats_csv(comparisons: &[Comparison]) -> String {
     csv_document(&header, rows)
 }
 
+/// `report.md`'s count of a method's verdicts: "41 of 150 (dropped by leave-one-out 109)";
+/// a dash for a method without a check.
+fn kept_cell(verdicts: Option<&PdeVerdicts>) -> String {
+    let Some(v) = verdicts else {
+        return "–".to_string();
+    };
+    match v.dropped_by.is_empty() {
+        true => format!("{} of {}", v.kept, v.steps),
+        false => format!("{} of {} (dropped by {})", v.kept, v.steps, v.drops()),
+    }
+}
+
 /// The report: per problem a table of final values and the plot, then the tests, the runs
 /// that did not finish, and where the time went.
 fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
@@ -533,9 +545,7 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
         s += "| method | runs | mean | standard error | left out | pde kept at (of the steps) |\n";
         s += "|---|---|---|---|---|---|\n";
         for f in &p.finals {
-            let kept = f
-                .pde_kept
-                .map_or("–".to_string(), |k| format!("{} of {}", k.kept, k.steps));
+            let kept = kept_cell(f.pde_kept.as_ref());
             let _ = writeln!(
                 s,
                 "| {} | {} | {:.4e} | {:.2e} | {} | {kept} |",
@@ -629,4 +639,29 @@ fn markdown(plan: &Plan, outcomes: &[Outcome], report: &Report) -> String {
         );
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_reports_count_names_what_dropped_the_pde() {
+        let verdicts = |kept, dropped_by: &[(&str, usize)]| PdeVerdicts {
+            steps: 150,
+            kept,
+            dropped_by: (dropped_by.iter())
+                .map(|(why, n)| (why.to_string(), *n))
+                .collect(),
+        };
+        assert_eq!(kept_cell(None), "–");
+        assert_eq!(kept_cell(Some(&verdicts(150, &[]))), "150 of 150");
+        assert_eq!(
+            kept_cell(Some(&verdicts(
+                41,
+                &[("leave-one-out", 100), ("targets", 9)]
+            ))),
+            "41 of 150 (dropped by leave-one-out 100, targets 9)"
+        );
+    }
 }

@@ -128,21 +128,19 @@ fn print_front(p: &Problem, front: &front::Front) {
 /// How often the check kept the pde, what dropped it at the other steps, and whether the
 /// last step searched with it.
 fn pde_line(c: &PdeChecks) -> String {
-    if c.kept == c.steps {
-        return format!("the pde kept at every step ({})", c.steps);
+    let v = &c.verdicts;
+    if v.kept == v.steps {
+        return format!("the pde kept at every step ({})", v.steps);
     }
-    let by: Vec<String> = (c.dropped_by.iter())
-        .map(|(why, n)| format!("{why} {n}"))
-        .collect();
     let last = match c.last_kept {
         true => "the last step searched with it",
         false => "the last step searched without it",
     };
     format!(
         "the pde kept at {} of {} steps (dropped by {}); {last} (docs/algorithms.md §8)",
-        c.kept,
-        c.steps,
-        by.join(", ")
+        v.kept,
+        v.steps,
+        v.drops()
     )
 }
 
@@ -173,6 +171,7 @@ fn param_line(name: &str, e: &ParamEstimate) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use pinnbo_core::run::PdeVerdicts;
 
     /// The report shows where the model is fitted only where that is a tenth of a std or
     /// more from the estimate.
@@ -195,11 +194,13 @@ mod tests {
     #[test]
     fn the_physics_line_counts_the_steps_and_names_what_dropped_the_pde() {
         let checks = |kept, dropped_by: &[(&str, usize)], last_kept| PdeChecks {
-            steps: 15,
-            kept,
-            dropped_by: (dropped_by.iter())
-                .map(|(why, n)| (why.to_string(), *n))
-                .collect(),
+            verdicts: PdeVerdicts {
+                steps: 15,
+                kept,
+                dropped_by: (dropped_by.iter())
+                    .map(|(why, n)| (why.to_string(), *n))
+                    .collect(),
+            },
             last_kept,
         };
         assert_eq!(

@@ -8,6 +8,7 @@ use super::Outcome;
 use crate::oracle::minimized;
 use crate::run::journal::Record;
 use crate::run::outputs::{cell, csv_document};
+use crate::run::PdeVerdicts;
 use pinnbo_dsl::Problem;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -82,6 +83,9 @@ pub struct Row {
     /// Whether this step's model was conditioned on the pde (`pde_kept`); None for the
     /// initial design and methods without a pde check.
     pub pde_kept: Option<bool>,
+    /// What dropped the pde at this step (`pde_dropped_by`); None where it was kept or
+    /// there was no verdict.
+    pub pde_dropped_by: Option<String>,
     /// -1 for `maximize`, so that `sign * objective` is minimized.
     sign: f64,
 }
@@ -121,6 +125,7 @@ pub fn rows(
                 regret_plus_violation: least_rpv,
                 seconds,
                 pde_kept: r.diagnostics.pde_kept(),
+                pde_dropped_by: r.diagnostics.pde_dropped_by().map(str::to_string),
                 sign: minimized(problem, 1.0),
             }
         })
@@ -153,13 +158,14 @@ fn hypervolume_rows(
                 regret_plus_violation: regret,
                 seconds,
                 pde_kept: r.diagnostics.pde_kept(),
+                pde_dropped_by: r.diagnostics.pde_dropped_by().map(str::to_string),
                 sign: -1.0,
             }
         })
         .collect()
 }
 
-pub const CSV_HEADER: [&str; 9] = [
+pub const CSV_HEADER: [&str; 10] = [
     "problem",
     "method",
     "seed",
@@ -169,6 +175,7 @@ pub const CSV_HEADER: [&str; 9] = [
     "regret_plus_violation",
     "seconds",
     "pde_kept",
+    "pde_dropped_by",
 ];
 
 pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
@@ -183,6 +190,7 @@ pub fn csv<'a>(rows: impl IntoIterator<Item = &'a Row>) -> String {
             cell(r.regret_plus_violation),
             r.seconds.to_string(),
             r.pde_kept.map_or(String::new(), |k| k.to_string()),
+            r.pde_dropped_by.clone().unwrap_or_default(),
         ]
     });
     csv_document(&CSV_HEADER.map(String::from), rows)
@@ -210,29 +218,16 @@ pub struct Final {
     pub moments: Moments,
     /// Runs left out: stopped early, or nothing feasible found.
     pub left_out: usize,
-    /// Over the same runs, the steps whose check kept the pde; None for a method without one.
-    pub pde_kept: Option<PdeKept>,
+    /// Over the same runs, the steps whose check kept the pde and what dropped it at the
+    /// others; None for a method without a check.
+    pub pde_kept: Option<PdeVerdicts>,
 }
 
-/// The steps whose model was conditioned on the pde, of those that decided.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct PdeKept {
-    pub kept: usize,
-    pub steps: usize,
-}
-
-impl PdeKept {
-    /// Over every step of `runs` that journaled a verdict; None where none did.
-    fn of<'a>(runs: impl IntoIterator<Item = &'a Vec<Row>>) -> Option<PdeKept> {
-        let verdicts: Vec<bool> = (runs.into_iter())
-            .flatten()
-            .filter_map(|row| row.pde_kept)
-            .collect();
-        (!verdicts.is_empty()).then(|| PdeKept {
-            kept: verdicts.iter().filter(|k| **k).count(),
-            steps: verdicts.len(),
-        })
-    }
+/// Every step's verdict over `runs`; None where no step decided.
+fn verdicts<'a>(runs: impl IntoIterator<Item = &'a Vec<Row>>) -> Option<PdeVerdicts> {
+    let steps = (runs.into_iter().flatten())
+        .filter_map(|row| Some((row.pde_kept?, row.pde_dropped_by.as_deref())));
+    PdeVerdicts::count(steps)
 }
 
 /// A baseline against the chosen method at the final budget.
@@ -340,7 +335,7 @@ pub fn report(
                 metric,
                 moments: Moments::of(&values),
                 left_out: runs.len() - values.len(),
-                pde_kept: PdeKept::of(valued.iter().map(|(run, _, _)| *run)),
+                pde_kept: verdicts(valued.iter().map(|(run, _, _)| *run)),
                 values,
                 seeds,
             });
@@ -479,7 +474,7 @@ fn timings(plan: &super::Plan, outcomes: &[Outcome]) -> Vec<Timing> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::diagnostics::{Diagnostics, PDE_KEPT};
+    use crate::diagnostics::{Diagnostics, PDE_DROPPED_BY, PDE_KEPT};
     use crate::oracle::Evaluation;
     use crate::run::journal::{Phase, RngState};
     use pinnbo_dsl::{compile, Source};
@@ -500,34 +495,42 @@ mod tests {
             failure: None,
             propose_seconds: 0.0,
             evaluate_seconds: 0.0,
-            diagnostics: Diagnostics::default().with_some(PDE_KEPT, kept),
+            // A step that dropped the pde says what dropped it.
+            diagnostics: (Diagnostics::default().with_some(PDE_KEPT, kept)).with_some(
+                PDE_DROPPED_BY,
+                (kept == Some(false)).then_some("leave-one-out"),
+            ),
             rng: RngState { seed: 0, index },
         }
     }
 
-    /// `results.csv` carries each step's verdict (empty where there is none), and a method's
-    /// final row in the report counts its runs' verdicts.
+    /// `results.csv` carries each step's verdict and what dropped the pde (empty where there
+    /// is none), and a method's final row in the report counts its runs' verdicts.
     #[test]
     fn each_row_carries_its_steps_verdict_and_a_method_counts_them() {
         let text = "var x in [0, 1]\nfield f(x)\nminimize f\noracle external\n";
         let problem = compile(&Source::new("f.pde", text)).unwrap().problem;
-        let verdicts = [None, Some(true), Some(false), Some(true)];
-        let records: Vec<Record> = (verdicts.iter().enumerate())
+        let each = [None, Some(true), Some(false), Some(true)];
+        let records: Vec<Record> = (each.iter().enumerate())
             .map(|(i, k)| record(i, 1.0 / (1.0 + i as f64), *k))
             .collect();
         let run = rows(&problem, Some(0.0), "physics-gp", 0, &records);
         let read: Vec<Option<bool>> = run.iter().map(|r| r.pde_kept).collect();
-        assert_eq!(read, verdicts);
+        assert_eq!(read, each);
         let table = csv(&run);
         let lines: Vec<&str> = table.lines().collect();
-        assert!(lines[0].ends_with(",seconds,pde_kept"), "{}", lines[0]);
-        assert!(lines[1].ends_with(','), "{}", lines[1]);
-        assert!(lines[3].ends_with(",false"), "{}", lines[3]);
-        let plain = rows(&problem, Some(0.0), "gp-ei", 0, &records[..1]);
-        assert_eq!(
-            PdeKept::of([&run, &run, &plain]),
-            Some(PdeKept { kept: 4, steps: 6 })
+        assert!(
+            lines[0].ends_with(",seconds,pde_kept,pde_dropped_by"),
+            "{}",
+            lines[0]
         );
-        assert_eq!(PdeKept::of([&plain]), None);
+        assert!(lines[1].ends_with(",,"), "{}", lines[1]);
+        assert!(lines[2].ends_with(",true,"), "{}", lines[2]);
+        assert!(lines[3].ends_with(",false,leave-one-out"), "{}", lines[3]);
+        let plain = rows(&problem, Some(0.0), "gp-ei", 0, &records[..1]);
+        let counted = verdicts([&run, &run, &plain]).unwrap();
+        assert_eq!((counted.kept, counted.steps), (4, 6));
+        assert_eq!(counted.drops(), "leave-one-out 2");
+        assert_eq!(verdicts([&plain]), None);
     }
 }

@@ -46,7 +46,7 @@ use rand::SeedableRng;
 use rand_chacha::ChaCha8Rng;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
-pub use summary::{summarize, Best, Convergence, ParamEstimate, PdeChecks, Summary};
+pub use summary::{summarize, Best, Convergence, ParamEstimate, PdeChecks, PdeVerdicts, Summary};
 
 #[derive(Debug, thiserror::Error)]
 pub enum RunError {

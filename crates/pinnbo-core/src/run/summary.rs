@@ -190,10 +190,10 @@ impl Convergence {
     }
 }
 
-/// How often a physics method's check kept its pde (docs/algorithms.md §8): whether the
-/// search used the physics, which the best point alone does not say.
+/// How many steps' checks kept the pde, and what dropped it at the others: one run's
+/// ([`PdeChecks`]) or a bench's over its runs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct PdeChecks {
+pub struct PdeVerdicts {
     /// The steps whose check decided.
     pub steps: usize,
     /// Those whose model was conditioned on the pde.
@@ -202,6 +202,49 @@ pub struct PdeChecks {
     /// predicted better without it), `targets` (the fitted prior could not have produced its
     /// targets), `proposals` (`check prequential`), `discrepancy` (`check discrepancy`).
     pub dropped_by: BTreeMap<String, usize>,
+}
+
+impl PdeVerdicts {
+    /// Each step's verdict and, where it dropped the pde, what dropped it; None when no
+    /// step decided.
+    pub fn count<'a>(
+        verdicts: impl IntoIterator<Item = (bool, Option<&'a str>)>,
+    ) -> Option<PdeVerdicts> {
+        let mut counted = PdeVerdicts {
+            steps: 0,
+            kept: 0,
+            dropped_by: BTreeMap::new(),
+        };
+        for (kept, by) in verdicts {
+            counted.steps += 1;
+            match kept {
+                true => counted.kept += 1,
+                // Journals written before the reason was recorded name none.
+                false => {
+                    *(counted.dropped_by)
+                        .entry(by.unwrap_or("unrecorded").to_string())
+                        .or_insert(0) += 1
+                }
+            }
+        }
+        (counted.steps > 0).then_some(counted)
+    }
+
+    /// What dropped the pde, with counts: `leave-one-out 5, targets 1`.
+    pub fn drops(&self) -> String {
+        let by: Vec<String> = (self.dropped_by.iter())
+            .map(|(why, n)| format!("{why} {n}"))
+            .collect();
+        by.join(", ")
+    }
+}
+
+/// How often a physics method's check kept its pde (docs/algorithms.md §8): whether the
+/// search used the physics, which the best point alone does not say.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PdeChecks {
+    #[serde(flatten)]
+    pub verdicts: PdeVerdicts,
     /// Whether the last step that decided kept it.
     pub last_kept: bool,
 }
@@ -214,17 +257,8 @@ impl PdeChecks {
             .filter_map(|r| Some((r.diagnostics.pde_kept()?, r.diagnostics.pde_dropped_by())))
             .collect();
         let &(last_kept, _) = verdicts.last()?;
-        let mut dropped_by = BTreeMap::new();
-        for (_, by) in verdicts.iter().filter(|(kept, _)| !kept) {
-            // Journals written before the reason was recorded name none.
-            *dropped_by
-                .entry(by.unwrap_or("unrecorded").to_string())
-                .or_insert(0) += 1;
-        }
         Some(PdeChecks {
-            steps: verdicts.len(),
-            kept: verdicts.iter().filter(|(kept, _)| *kept).count(),
-            dropped_by,
+            verdicts: PdeVerdicts::count(verdicts)?,
             last_kept,
         })
     }
@@ -276,14 +310,12 @@ mod tests {
             step(7, 1.0),
         ];
         let checks = PdeChecks::of(&records).unwrap();
-        assert_eq!((checks.steps, checks.kept, checks.last_kept), (6, 2, true));
-        let by: Vec<(&str, usize)> = (checks.dropped_by.iter())
-            .map(|(k, n)| (k.as_str(), *n))
-            .collect();
+        let counted = &checks.verdicts;
         assert_eq!(
-            by,
-            [("leave-one-out", 2), ("targets", 1), ("unrecorded", 1)]
+            (counted.steps, counted.kept, checks.last_kept),
+            (6, 2, true)
         );
+        assert_eq!(counted.drops(), "leave-one-out 2, targets 1, unrecorded 1");
         assert_eq!(PdeChecks::of(&records[..1]), None);
         assert!(!PdeChecks::of(&records[..5]).unwrap().last_kept);
     }
