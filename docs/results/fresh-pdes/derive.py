@@ -6,28 +6,16 @@ Needs sympy, numpy and scipy (a throwaway environment: python3 -m venv /tmp/sym 
 /tmp/sym/bin/pip install sympy numpy scipy). `pinnbo eval FILE --at ...` prints each file's pde
 residual at a point: 0 to rounding when the source is right.
 """
-import numpy as np
+import os
+import sys
+
 import sympy as sp
-from scipy.optimize import minimize
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from optimum import dsl, optimum  # noqa: E402
 
 x, y, z, t = sp.symbols("x y z t")
 R = sp.Rational
-
-
-def dsl(expr):
-    return sp.sstr(expr).replace("**", "^")
-
-
-def optimum(expr, variables, bounds, sense):
-    sign = 1 if sense == "minimize" else -1
-    f = sp.lambdify(variables, sign * expr, "numpy")
-    lo, hi = np.array(bounds, dtype=float).T
-    points = lo + (hi - lo) * np.random.default_rng(0).random((200_000, len(variables)))
-    values = f(*points.T)
-    runs = [minimize(lambda p: f(*p), points[i], bounds=bounds, method="L-BFGS-B",
-                     options={"ftol": 1e-15, "gtol": 1e-12}) for i in np.argsort(values)[:40]]
-    best = min(runs, key=lambda r: r.fun)
-    return sign * best.fun, best.x
 
 
 def laplacian(f, variables):

@@ -4,44 +4,36 @@ of a method, and before the targets' test at a trend was measured on them).
 Fields first; each source is the operator applied to the field symbolically, each optimum a
 multi-start L-BFGS-B from the best of 200,000 uniform points. Needs sympy, numpy and scipy.
 """
-import numpy as np
+import os
+import sys
+
 import sympy as sp
-from scipy.optimize import minimize
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from optimum import dsl, optimum  # noqa: E402
 
 x, y, z = sp.symbols("x y z")
 R = sp.Rational
 
 
-def optimum(expr, variables, bounds, sense):
-    sign = 1 if sense == "minimize" else -1
-    f = sp.lambdify(variables, sign * expr, "numpy")
-    lo, hi = np.array(bounds, dtype=float).T
-    points = lo + (hi - lo) * np.random.default_rng(0).random((200_000, len(variables)))
-    values = f(*points.T)
-    runs = [minimize(lambda p: f(*p), points[i], bounds=bounds, method="L-BFGS-B",
-                     options={"ftol": 1e-15, "gtol": 1e-12}) for i in np.argsort(values)[:40]]
-    best = min(runs, key=lambda r: r.fun)
-    return repr(float(sign * best.fun)), best.x
-
-
-def dsl(expr):
-    return sp.sstr(sp.expand(expr)).replace("**", "^")
+def expanded(expr):
+    return dsl(sp.expand(expr))
 
 
 # reaction-bowl: laplacian(u) - 4 u = s (a screened Poisson field with a bowl)
 u = R(3, 2) * ((x - R(6, 10))**2 + R(1, 2) * (y - R(3, 10))**2) \
     + R(4, 10) * sp.exp(-2 * x) * sp.cos(y) - R(3, 10) * sp.sin(2 * x + y)
-print("reaction-bowl source:", dsl(sp.diff(u, x, 2) + sp.diff(u, y, 2) - 4 * u))
-print("reaction-bowl", optimum(u, (x, y), [(-1, 2), (-1, 1.5)], "minimize"))
+print("reaction-bowl source:", expanded(sp.diff(u, x, 2) + sp.diff(u, y, 2) - 4 * u))
+print("reaction-bowl", *optimum(u, (x, y), [(-1, 2), (-1, 1.5)], "minimize"))
 
 # wave-ridge: laplacian(u) + 9 u = s (a standing wave on a tilted ridge)
 u = -(x + R(1, 2) * y - 1)**2 + R(6, 10) * sp.cos(3 * x) * sp.cos(R(1, 2) * y) \
     + R(2, 10) * x * y
-print("wave-ridge source:", dsl(sp.diff(u, x, 2) + sp.diff(u, y, 2) + 9 * u))
-print("wave-ridge", optimum(u, (x, y), [(0, 2), (-1, 2)], "maximize"))
+print("wave-ridge source:", expanded(sp.diff(u, x, 2) + sp.diff(u, y, 2) + 9 * u))
+print("wave-ridge", *optimum(u, (x, y), [(0, 2), (-1, 2)], "maximize"))
 
 # damped-rod-3d: laplacian(u) - 2 u = s in three variables, a shallow bowl with a ripple
 u = (x - R(4, 10))**2 + (y - R(6, 10))**2 + R(1, 2) * (z - R(5, 10))**2 \
     + R(3, 10) * sp.sin(3 * x + 2 * z) * sp.cos(2 * y)
-print("damped-3d source:", dsl(sp.diff(u, x, 2) + sp.diff(u, y, 2) + sp.diff(u, z, 2) - 2 * u))
-print("damped-3d", optimum(u, (x, y, z), [(0, 1)] * 3, "minimize"))
+print("damped-3d source:", expanded(sp.diff(u, x, 2) + sp.diff(u, y, 2) + sp.diff(u, z, 2) - 2 * u))
+print("damped-3d", *optimum(u, (x, y, z), [(0, 1)] * 3, "minimize"))
