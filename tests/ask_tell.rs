@@ -5,7 +5,7 @@ mod common;
 mod support;
 use common::pinnbo;
 use serde_json::Value;
-use support::{records, scratch, text};
+use support::{records, scratch, summary, text};
 
 const QUADRATIC: &str = "problem \"quad\"\nvar x in [0, 1], y in [0, 2]\n\
     minimize (x - 0.3)^2 + (y - 1.2)^2 + 0.1*sin(7*x)\nbudget 9, init 4 sobol\nmethod gp-ei\n";
@@ -598,10 +598,7 @@ fn evaluations_running_at_once_leave_the_constants_where_one_at_a_time_puts_them
             ],
         );
         assert!(out.status.success(), "{}", text(&out.stderr));
-        let summary: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(parallel).join("summary.json")).unwrap(),
-        )
-        .unwrap();
+        let summary = summary(&dir.join(parallel));
         let k = &summary["parameters"]["k"];
         (
             k["value"].as_f64().unwrap(),

@@ -6,7 +6,7 @@ mod common;
 mod support;
 use common::pinnbo;
 use serde_json::Value;
-use support::{points, records, scratch, text};
+use support::{points, records, scratch, summary, text};
 
 /// `noise std ..` on a command oracle is the known noise of its measurements: every value
 /// is journaled exactly as the program printed it (nothing added, no "clean" twin), and the
@@ -132,9 +132,7 @@ fn a_run_is_extended_and_an_edited_problem_is_refused_until_accepted() {
         9,
         "the budget of 9 was recorded"
     );
-    let summary: Value =
-        serde_json::from_str(&std::fs::read_to_string(dir.join("run/summary.json")).unwrap())
-            .unwrap();
+    let summary = summary(&dir.join("run"));
     let best = &summary["best"];
     assert_eq!(
         best["evaluation"].as_u64(),

@@ -8,11 +8,7 @@ use common::pinnbo;
 use serde_json::Value;
 use std::process::{Command, Stdio};
 use std::time::Duration;
-use support::{records, scratch, text};
-
-fn summary(dir: &std::path::Path) -> Value {
-    serde_json::from_str(&std::fs::read_to_string(dir.join("summary.json")).unwrap()).unwrap()
-}
+use support::{records, scratch, summary, text};
 
 /// A two-objective problem (a ZDT1 in three variables, one constraint): the summary's
 /// Pareto set holds feasible points no evaluation dominates, its hypervolume is the one of

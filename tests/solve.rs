@@ -5,7 +5,7 @@ mod common;
 mod support;
 use common::pinnbo;
 use serde_json::Value;
-use support::{points, records, scratch, text, SLOW, SLOW_SH};
+use support::{points, records, scratch, summary, text, SLOW, SLOW_SH};
 
 const QUADRATIC: &str = "problem \"quadratic\"\nvar x1 in [-2, 3], x2 in [0, 1]\n\
     minimize (x1 - 1)^2 + 10*(x2 - 0.25)^2\noptimum 0\nbudget 9, init 4 sobol\n";
@@ -53,10 +53,7 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
                 "{method}: {p}"
             );
         }
-        let summary: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(format!("{method}-a/summary.json"))).unwrap(),
-        )
-        .unwrap();
+        let summary = summary(&dir.join(format!("{method}-a")));
         assert_eq!(summary["evaluations"], 9);
         let history = std::fs::read_to_string(dir.join(format!("{method}-a/history.csv"))).unwrap();
         assert_eq!(history.lines().count(), 10);
@@ -77,11 +74,9 @@ fn every_method_runs_a_seeded_deterministic_optimization_inside_the_bounds() {
     }
     // The model-based methods beat the initial design on this smooth bowl.
     let best = |out: &str| {
-        let s: Value = serde_json::from_str(
-            &std::fs::read_to_string(dir.join(out).join("summary.json")).unwrap(),
-        )
-        .unwrap();
-        s["best"]["objective"].as_f64().unwrap()
+        summary(&dir.join(out))["best"]["objective"]
+            .as_f64()
+            .unwrap()
     };
     // Every method's run with seed 7 starts from the same initial design.
     let init_best = records(&dir.join("gp-ei-a"))[..4]
