@@ -36,10 +36,9 @@ impl InputWarp {
         ]
     }
 
-    /// `φ(x)` and its first four derivatives: the inverse of `W` by Newton's method from
-    /// `x` (W is increasing on the whole line, W(0) = 0, W(1) = 1), its derivatives by the inverse
-    /// function's rule.
-    pub fn at(&self, x: f64) -> [f64; 5] {
+    /// `φ(x)`: the inverse of `W` by Newton's method from `x` (W is increasing on the whole
+    /// line, W(0) = 0, W(1) = 1).
+    fn inverse(&self, x: f64) -> f64 {
         let mut z = x;
         for _ in 0..60 {
             let [w, dw, ..] = self.forward(z);
@@ -49,6 +48,18 @@ impl InputWarp {
                 break;
             }
         }
+        z
+    }
+
+    /// `φ(x)` and `φ′(x)`: what a prediction's gradient needs.
+    fn with_slope(&self, x: f64) -> (f64, f64) {
+        let z = self.inverse(x);
+        (z, 1.0 / self.forward(z)[1])
+    }
+
+    /// `φ(x)` and its first four derivatives, these by the inverse function's rule.
+    pub fn at(&self, x: f64) -> [f64; 5] {
+        let z = self.inverse(x);
         let [_, w1, w2, w3, w4] = self.forward(z);
         let g1 = 1.0 / w1;
         [
@@ -62,7 +73,7 @@ impl InputWarp {
 
     /// A point in warped coordinates.
     pub fn point(&self, x: &[f64]) -> Vec<f64> {
-        x.iter().map(|v| self.at(*v)[0]).collect()
+        x.iter().map(|v| self.inverse(*v)).collect()
     }
 
     pub fn points(&self, x: &[Vec<f64>]) -> Vec<Vec<f64>> {
@@ -172,9 +183,7 @@ impl GpPosterior for Warped<'_> {
             return self.inner.centred_gradient(u);
         };
         // φ and φ′ from one inversion per coordinate.
-        let (z, slopes): (Vec<f64>, Vec<f64>) = (u.iter().map(|v| w.at(*v)))
-            .map(|[z, slope, ..]| (z, slope))
-            .unzip();
+        let (z, slopes): (Vec<f64>, Vec<f64>) = u.iter().map(|v| w.with_slope(*v)).unzip();
         let mut g = self.inner.centred_gradient(&z);
         for (i, slope) in slopes.iter().enumerate() {
             g.d_mean[i] *= slope;
@@ -220,6 +229,11 @@ mod tests {
         for x in [0.0, 0.03, 0.3, 0.5, 0.77, 1.0] {
             let p = warp.at(x);
             assert!((warp.forward(p[0])[0] - x).abs() < 1e-13);
+            // The points and the gradient's slopes are the same φ and φ′.
+            assert_eq!(
+                (warp.point(&[x]), warp.with_slope(x)),
+                (vec![p[0]], (p[0], p[1]))
+            );
             let (lo, hi) = (warp.at(x - h), warp.at(x + h));
             for k in 1..5 {
                 let fd = (hi[k - 1] - lo[k - 1]) / (2.0 * h);
